@@ -1,0 +1,46 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/scripts from the actual output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"jp-policy": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs every testdata/scripts/*.txtar script against the real
+// binary entry point. Scripts see $SHARED (the repository's ../shared, for
+// JP's upstream fixture) and $GOOS.
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(repo, "testdata", "scripts"),
+		UpdateScripts:       *updateScripts,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
+			env.Setenv("REPO", repo)
+			env.Setenv("GOOS", runtime.GOOS)
+			// Isolate every script from the developer's own JP config.
+			env.Setenv("JP_GLOBAL_CONFIG_DIR", filepath.Join(env.WorkDir, ".jp-global"))
+			env.Setenv("JP_USER_DATA_DIR", filepath.Join(env.WorkDir, ".jp-data"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg-config"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".xdg-data"))
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}

@@ -1,0 +1,128 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Position is a place in a config file. Line and Col are 1-based; a zero
+// Line means "the file as a whole" (for example a file that could not be
+// read at all).
+type Position struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// IsZero reports whether the position names no file.
+func (p Position) IsZero() bool { return p.File == "" }
+
+// String renders file:line:col, omitting the parts that are unknown.
+func (p Position) String() string {
+	switch {
+	case p.File == "":
+		return "<unknown>"
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	default:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+}
+
+// Severity orders findings. Errors stop `compile` and make `lint` exit 1.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// MarshalText makes severities render as words in JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText is the inverse of MarshalText.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	case "info":
+		*s = Info
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
+
+// Related points at a second place that takes part in a finding, for
+// example the earlier layer a rule overrides.
+type Related struct {
+	Pos     Position `json:"pos"`
+	Message string   `json:"message"`
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Pos      Position  `json:"pos"`
+	Severity Severity  `json:"severity"`
+	Rule     string    `json:"rule,omitempty"` // stable ID such as JP101; empty for loader errors
+	Message  string    `json:"message"`
+	Help     string    `json:"help,omitempty"` // how to fix it
+	Related  []Related `json:"related,omitempty"`
+}
+
+// String renders the one-line form `file:line:col: severity: message [ID]`.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.Pos.String())
+	b.WriteString(": ")
+	b.WriteString(d.Severity.String())
+	b.WriteString(": ")
+	b.WriteString(d.Message)
+	if d.Rule != "" {
+		b.WriteString(" [")
+		b.WriteString(d.Rule)
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+// Error lets a diagnostic travel as an error value.
+func (d Diagnostic) Error() string { return d.String() }
+
+// List is a set of diagnostics that is itself an error when it holds at
+// least one Error-severity finding.
+type List []Diagnostic
+
+// HasErrors reports whether any finding is an error.
+func (l List) HasErrors() bool {
+	for _, d := range l {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+func (l List) Error() string {
+	parts := make([]string, len(l))
+	for i, d := range l {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "\n")
+}
