@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,6 +31,9 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join(repo, "testdata", "scripts"),
 		UpdateScripts:       *updateScripts,
 		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"expand": cmdExpand,
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
 			env.Setenv("REPO", repo)
@@ -43,4 +47,28 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdExpand rewrites files in place, replacing $WORK, $SHARED, $REPO and
+// any other ${VAR}/$VAR of the script's environment, so scripts can hold
+// config, manifests and artifacts that need absolute paths.
+//
+//	expand FILE...
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! expand")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, name := range args {
+		data := ts.ReadFile(name)
+		out := os.Expand(data, func(key string) string {
+			if strings.TrimSpace(key) == "" {
+				return "$"
+			}
+			return ts.Getenv(key)
+		})
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
+	}
 }

@@ -50,11 +50,15 @@ type Net struct {
 	BindTCP    []uint16 `json:"bind_tcp"`
 }
 
-// Env is the environment allowlist: exact names and name prefixes (the
-// latter written without the trailing '*').
+// Env is the environment allowlist. A variable reaches the child when the
+// policy's env rules (RFD 076 matching: longest literal wins, exact beats
+// prefix) allow it, or when no env rule matches it and it is in Minimal
+// (RFD 075's minimal set: PATH, HOME, USER, LANG, LC_*; a trailing '*'
+// marks a prefix). An explicit `read = false` rule therefore removes even a
+// minimal variable: the user's word is never widened.
 type Env struct {
-	Names    []string `json:"names"`
-	Prefixes []string `json:"prefixes"`
+	Minimal []string         `json:"minimal"`
+	Rules   []policy.EnvRule `json:"rules"`
 }
 
 // Manifest is what `jp-policy exec` applies on Linux for one tool.
