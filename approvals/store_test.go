@@ -1,0 +1,280 @@
+package approvals
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 5, 26, 13, 0, 0, 0, time.UTC)
+
+func write(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		corrupt bool
+		want    map[string]string
+	}{
+		{"jp shape", `{"mounts":[{"rule_path":"fork","canonical_target":"/abs/fork","approved_at":"2026-05-26T13:00:00Z"},{"rule_path":"vendor/openssl","canonical_target":"/v/o","approved_at":"2026-05-12T09:14:00.123456Z"}]}`, false,
+			map[string]string{"fork": "/abs/fork", "vendor/openssl": "/v/o"}},
+		{"no mounts key", `{}`, false, map[string]string{}},
+		{"empty mounts", `{"mounts":[]}`, false, map[string]string{}},
+		{"sibling category", `{"plugins":[1],"mounts":[]}`, false, map[string]string{}},
+		{"windows target", `{"mounts":[{"rule_path":"f","canonical_target":"C:\\code\\x","approved_at":"2026-05-26T13:00:00Z"}]}`, false, map[string]string{"f": `C:\code\x`}},
+		{"offset timestamp", `{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"2026-05-26T15:00:00+02:00"}]}`, false, map[string]string{"f": "/x"}},
+		{"unknown entry key ignored", `{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z","note":"hi"}]}`, false, map[string]string{"f": "/x"}},
+		{"bad json", `{"mounts":[`, true, nil},
+		{"empty file", ``, true, nil},
+		{"top-level array", `[]`, true, nil},
+		{"top-level null", `null`, true, nil},
+		{"mounts null", `{"mounts":null}`, true, nil},
+		{"mounts object", `{"mounts":{}}`, true, nil},
+		{"entry not object", `{"mounts":[1]}`, true, nil},
+		{"missing rule_path", `{"mounts":[{"canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"empty rule_path", `{"mounts":[{"rule_path":"","canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"missing target", `{"mounts":[{"rule_path":"f","approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"relative target", `{"mounts":[{"rule_path":"f","canonical_target":"x/y","approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"target wrong type", `{"mounts":[{"rule_path":"f","canonical_target":7,"approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"missing approved_at", `{"mounts":[{"rule_path":"f","canonical_target":"/x"}]}`, true, nil},
+		{"bad approved_at", `{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"yesterday"}]}`, true, nil},
+		{"duplicate rule_path", `{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z"},{"rule_path":"f","canonical_target":"/etc","approved_at":"2026-05-26T13:00:00Z"}]}`, true, nil},
+		{"trailing garbage", `{"mounts":[]} x`, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := write(t, tt.content)
+			s, warns, err := Load(p)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if s.Corrupt() != tt.corrupt {
+				t.Fatalf("Corrupt() = %v, want %v", s.Corrupt(), tt.corrupt)
+			}
+			if tt.corrupt {
+				if len(warns) != 1 || !strings.Contains(warns[0].Message, p) || warns[0].Pos.File != p {
+					t.Fatalf("want one warning naming %s, got %v", p, warns)
+				}
+				if len(s.Entries()) != 0 {
+					t.Fatalf("corrupt store must read as empty, got %v", s.Entries())
+				}
+				return
+			}
+			if len(warns) != 0 {
+				t.Fatalf("unexpected warnings %v", warns)
+			}
+			got := map[string]string{}
+			for _, e := range s.Entries() {
+				got[e.RulePath] = e.CanonicalTarget
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("entries = %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Fatalf("entries = %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadMissingIsEmpty(t *testing.T) {
+	s, warns, err := Load(filepath.Join(t.TempDir(), "nope", FileName))
+	if err != nil || len(warns) != 0 || s.Corrupt() || len(s.Entries()) != 0 {
+		t.Fatalf("missing file: store=%v warns=%v err=%v", s, warns, err)
+	}
+}
+
+func TestLoadIOErrorFailsClosed(t *testing.T) {
+	// A directory where the file should be is not "missing": the caller
+	// must see an error rather than an empty store it might overwrite.
+	dir := t.TempDir()
+	p := filepath.Join(dir, FileName)
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Load(p); err == nil {
+		t.Fatal("want an error for a directory in place of the store")
+	}
+}
+
+func TestClassify(t *testing.T) {
+	s := New("unused")
+	s.Approve("fork", "/code/forks/x", t0)
+	tests := []struct {
+		rule, target string
+		kind         Kind
+		previous     string
+	}{
+		{"fork", "/code/forks/x", Approved, "/code/forks/x"},
+		{"fork", "/etc", Retargeted, "/code/forks/x"},
+		{"fork", "/code/forks/x/", Retargeted, "/code/forks/x"},
+		{"fork", "/CODE/forks/x", Retargeted, "/code/forks/x"},
+		{"other", "/code/forks/x", Unknown, ""},
+		{"fork/sub", "/code/forks/x/sub", Unknown, ""},
+		{"", "/code/forks/x", Unknown, ""},
+	}
+	for _, tt := range tests {
+		got := s.Classify(tt.rule, tt.target)
+		if got.Kind != tt.kind || got.Previous != tt.previous {
+			t.Errorf("Classify(%q, %q) = %+v, want %v previous %q", tt.rule, tt.target, got, tt.kind, tt.previous)
+		}
+	}
+}
+
+func TestApproveRevokeLookup(t *testing.T) {
+	s := New("unused")
+	if _, ok := s.Lookup("fork"); ok {
+		t.Fatal("empty store has fork")
+	}
+	s.Approve("fork", "/a", t0)
+	s.Approve("fork", "/b", t0.Add(time.Hour+500*time.Millisecond))
+	if got, ok := s.Lookup("fork"); !ok || got != "/b" {
+		t.Fatalf("Lookup after re-approve = %q %v", got, ok)
+	}
+	if e := s.Entries(); len(e) != 1 || !e[0].ApprovedAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("Entries = %+v (want one, whole-second stamp)", e)
+	}
+	if !s.Revoke("fork") || s.Revoke("fork") {
+		t.Fatal("Revoke should report true once, then false")
+	}
+}
+
+func TestSaveDeterministicAndKeepsSiblings(t *testing.T) {
+	p := write(t, `{"zeta":{"a":1},"plugins":[{"name":"x"}],"mounts":[{"rule_path":"b","canonical_target":"/b","approved_at":"2026-05-26T13:00:00Z"}]}`)
+	s, _, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Approve("a", "/a", t0)
+	if err := s.Save(false); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	want := `{
+  "mounts": [
+    {
+      "rule_path": "a",
+      "canonical_target": "/a",
+      "approved_at": "2026-05-26T13:00:00Z"
+    },
+    {
+      "rule_path": "b",
+      "canonical_target": "/b",
+      "approved_at": "2026-05-26T13:00:00Z"
+    }
+  ],
+  "plugins": [
+    {
+      "name": "x"
+    }
+  ],
+  "zeta": {
+    "a": 1
+  }
+}
+`
+	if string(got) != want {
+		t.Fatalf("saved:\n%s\nwant:\n%s", got, want)
+	}
+	// Saving again without changes is byte-identical.
+	s2, _, _ := Load(p)
+	if err := s2.Save(false); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(p)
+	if string(again) != want {
+		t.Fatalf("second save differs:\n%s", again)
+	}
+}
+
+func TestSaveRefusesCorruptUnlessForced(t *testing.T) {
+	const bad = `{"mounts": [ oops`
+	p := write(t, bad)
+	s, _, err := Load(p)
+	if err != nil || !s.Corrupt() {
+		t.Fatalf("want corrupt store, got err=%v", err)
+	}
+	s.Approve("fork", "/x", t0)
+	var ce *CorruptError
+	if err := s.Save(false); !errors.As(err, &ce) || ce.Path != p {
+		t.Fatalf("Save(false) on corrupt = %v, want *CorruptError", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != bad {
+		t.Fatalf("corrupt file was touched: %q", got)
+	}
+	if err := s.Save(true); err != nil {
+		t.Fatalf("Save(true): %v", err)
+	}
+	s2, warns, err := Load(p)
+	if err != nil || len(warns) != 0 || s2.Corrupt() {
+		t.Fatalf("after forced save: warns=%v err=%v", warns, err)
+	}
+	if got, ok := s2.Lookup("fork"); !ok || got != "/x" {
+		t.Fatalf("forced save lost the approval: %q %v", got, ok)
+	}
+	// Once written, the store is healthy and saves normally.
+	if err := s.Save(false); err != nil {
+		t.Fatalf("Save after force: %v", err)
+	}
+}
+
+func TestSaveCreatesPrivateDirAndFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "workspace", "w-123", FileName)
+	s := New(p)
+	s.Approve("fork", "/x", t0)
+	if err := s.Save(false); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("file mode = %v, want 0600", fi.Mode().Perm())
+	}
+	di, _ := os.Stat(filepath.Dir(p))
+	if di.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode = %v, want 0700", di.Mode().Perm())
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(p), ".approvals-*"))
+	if len(left) != 0 {
+		t.Errorf("temp files left behind: %v", left)
+	}
+}
+
+func TestSaveFailureLeavesOldFile(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Getuid() == 0 {
+		t.Skip("needs POSIX permissions enforced")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, FileName)
+	orig := `{"mounts":[]}`
+	os.WriteFile(p, []byte(orig), 0o600)
+	s, _, _ := Load(p)
+	s.Approve("fork", "/x", t0)
+	os.Chmod(dir, 0o500)
+	defer os.Chmod(dir, 0o700)
+	if err := s.Save(false); err == nil {
+		t.Fatal("want an error writing into a read-only directory")
+	}
+	if got, _ := os.ReadFile(p); string(got) != orig {
+		t.Fatalf("old file changed: %q", got)
+	}
+}
