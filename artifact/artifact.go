@@ -76,6 +76,9 @@ type Policy struct {
 	Digest    string           `json:"digest"`
 	Inputs    []Input          `json:"inputs"`
 	Tools     map[string]*Tool `json:"tools"`
+	// Warnings are every finding of the compile (lint warnings and
+	// dropped rules), sorted.
+	Warnings []diag.Diagnostic `json:"warnings"`
 }
 
 // ErrStale is returned (wrapped in *StaleError) when an input changed since
