@@ -1,0 +1,1 @@
+// a fork, outside the example workspace

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "deploying with ${DEPLOY_TOKEN:+a token}"

@@ -1,0 +1,2 @@
+// @generated
+pub const SCHEMA: &str = "v1";
