@@ -1,0 +1,131 @@
+package tomlpos
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const sample = `# comment
+[conversation.tools.fs_create_file]
+source = "local"
+enable = true
+
+[[conversation.tools.fs_create_file.access.fs]]
+path = "."
+read = true
+
+[conversation.tools.fs_create_file.access.commands.cargo]
+args = [["check", "**"]]
+
+[conversation.tools.x.access]
+net = [ { host = "a.example", port = 443 } ]
+env.name = "x"
+`
+
+func TestParseTOMLPositions(t *testing.T) {
+	root, err := ParseTOML("f.toml", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := root.Lookup([]string{"conversation", "tools", "fs_create_file"})
+	tests := []struct {
+		path          []string
+		line, col     int
+		keyLine, kcol int
+	}{
+		{[]string{"source"}, 3, 10, 3, 1},
+		{[]string{"enable"}, 4, 10, 4, 1},
+		{[]string{"access", "fs", "0"}, 6, 1, 0, 0},
+		{[]string{"access", "fs", "0", "read"}, 8, 8, 8, 1},
+		{[]string{"access", "commands", "cargo", "args"}, 11, 8, 11, 1},
+		{[]string{"access", "commands", "cargo", "args", "0"}, 11, 9, 0, 0},
+		{[]string{"access", "commands", "cargo", "args", "0", "1"}, 11, 19, 0, 0},
+	}
+	for _, tc := range tests {
+		n, used := tool.Lookup(tc.path)
+		if used != len(tc.path) {
+			t.Fatalf("%v: only %d parts found", tc.path, used)
+		}
+		if n.Pos.Line != tc.line || n.Pos.Col != tc.col {
+			t.Errorf("%v: pos %v, want %d:%d", tc.path, n.Pos, tc.line, tc.col)
+		}
+		if n.KeyPos.Line != tc.keyLine || n.KeyPos.Col != tc.kcol {
+			t.Errorf("%v: key pos %v, want %d:%d", tc.path, n.KeyPos, tc.keyLine, tc.kcol)
+		}
+	}
+	net, _ := root.Lookup([]string{"conversation", "tools", "x", "access", "net", "0", "port"})
+	if net.Kind != Integer || net.Int != 443 || net.Pos.Line != 14 || net.Pos.Col != 38 {
+		t.Errorf("port node %+v", net)
+	}
+	rule, _ := root.Lookup([]string{"conversation", "tools", "x", "access", "net", "0"})
+	if rule.Pos.Line != 14 || rule.Pos.Col != 9 {
+		t.Errorf("inline table pos %v, want 14:9", rule.Pos)
+	}
+	if got := root.Get("conversation").Keys; len(got) != 1 || got[0] != "tools" {
+		t.Errorf("keys %v", got)
+	}
+}
+
+func TestParseTOMLErrors(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		line, col int
+		msg       string
+	}{
+		{"bad value", "a = 1\nb = \n", 2, 5, ""},
+		{"duplicate key", "a = 1\na = 2\n", 2, 1, "already"},
+		{"table redefined", "[a]\nx=1\n[a]\n", 3, 2, ""},
+		{"unterminated string", "x = \"abc\n", 1, 9, "new lines"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTOML("f.toml", []byte(tc.doc))
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want *SyntaxError", err)
+			}
+			if se.Pos.Line != tc.line || (tc.col != 0 && se.Pos.Col != tc.col) {
+				t.Errorf("pos %v, want %d:%d (%s)", se.Pos, tc.line, tc.col, se.Message)
+			}
+			if !strings.Contains(se.Message, tc.msg) {
+				t.Errorf("message %q lacks %q", se.Message, tc.msg)
+			}
+		})
+	}
+}
+
+func TestParseJSON(t *testing.T) {
+	doc := "{\n  \"conversation\": {\"tools\": {\"t\": {\n    \"access\": {\"fs\": [ {\"path\": \".\", \"read\": true} ]}}}}\n}\n"
+	root, err := ParseJSON("f.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, used := root.Lookup(strings.Split("conversation/tools/t/access/fs/0/read", "/"))
+	if used != 7 || n.Kind != Bool || !n.Bool {
+		t.Fatalf("lookup: %+v %d", n, used)
+	}
+	if n.Pos.Line != 3 || n.Pos.Col != 46 || n.KeyPos.Col != 38 {
+		t.Errorf("pos %v key %v", n.Pos, n.KeyPos)
+	}
+	rule, _ := root.Lookup(strings.Split("conversation/tools/t/access/fs/0", "/"))
+	if rule.Pos.Line != 3 || rule.Pos.Col != 24 {
+		t.Errorf("rule pos %v", rule.Pos)
+	}
+	for _, bad := range []string{"[]", "{", `{"a":1,"a":2}`, `{"a":}`, `{} x`, ""} {
+		if _, err := ParseJSON("f.json", []byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	root, err := ParseTOML("f", []byte("a = 0x10\nb = 1_000\nc = 1.5e3\nd = 1979-05-27\ne = [1, 'x']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := root.Value().(map[string]any)
+	if v["a"] != int64(16) || v["b"] != int64(1000) || v["c"] != 1500.0 || v["d"] != "1979-05-27" {
+		t.Errorf("values %v", v)
+	}
+}
