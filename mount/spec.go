@@ -1,0 +1,111 @@
+package mount
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mode is a mount's access mode.
+type Mode string
+
+const (
+	ReadOnly  Mode = "ro"
+	ReadWrite Mode = "rw"
+)
+
+// ErrorKind is the stable, machine-readable class of a mount error; it is
+// what `--dry-run --json` prints in error.kind.
+type ErrorKind string
+
+const (
+	KindMissingEquals         ErrorKind = "missing_equals"
+	KindInvalidTool           ErrorKind = "invalid_tool"
+	KindEmpty                 ErrorKind = "empty"
+	KindWriteRequiresTool     ErrorKind = "write_requires_tool"
+	KindOutsideWorkspace      ErrorKind = "outside_workspace"
+	KindManagedStorage        ErrorKind = "managed_storage"
+	KindInTheWay              ErrorKind = "in_the_way"
+	KindRetarget              ErrorKind = "retarget"
+	KindUnknownTool           ErrorKind = "unknown_tool"
+	KindNotLocalTool          ErrorKind = "not_local_tool"
+	KindNoTools               ErrorKind = "no_tools"
+	KindTargetMissing         ErrorKind = "target_missing"
+	KindTargetInsideWorkspace ErrorKind = "target_inside_workspace"
+	KindInvalidName           ErrorKind = "invalid_name"
+	KindNotConfirmed          ErrorKind = "not_confirmed"
+	KindConfig                ErrorKind = "config"
+	KindIO                    ErrorKind = "io"
+)
+
+// Error is a mount failure of a known kind.
+type Error struct {
+	Kind    ErrorKind
+	Message string
+	Err     error // underlying cause, when there is one
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(kind ErrorKind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Spec is a parsed `[TOOL:]NAME=PATH[:MODE]`, with NAME and PATH exactly
+// as typed (NAME not yet resolved, `~` in PATH not yet expanded).
+type Spec struct {
+	Tool string // "" when the mount applies to every enabled local tool
+	Name string
+	Path string
+	Mode Mode
+}
+
+// Parse reads a mount spec with RFD D43's rules: split on the first '=';
+// on the left an optional `TOOL:` prefix naming an identifier; on the
+// right a trailing `:ro` or `:rw` is the mode (default ro), so a Windows
+// path such as `C:\code\x` keeps its drive letter. `:rw` needs `TOOL:`:
+// the user opts into write access twice, once per tool.
+func Parse(s string) (Spec, error) {
+	left, right, ok := strings.Cut(s, "=")
+	if !ok {
+		return Spec{}, errorf(KindMissingEquals, "invalid mount %q: expected [TOOL:]NAME=PATH[:MODE]", s)
+	}
+	var sp Spec
+	sp.Name = left
+	if tool, name, hasTool := strings.Cut(left, ":"); hasTool {
+		if !IsToolName(tool) {
+			return Spec{}, errorf(KindInvalidTool, "invalid mount %q: %q is not a tool name (want [a-z_][a-z0-9_]*)", s, tool)
+		}
+		sp.Tool, sp.Name = tool, name
+	}
+	sp.Path, sp.Mode = right, ReadOnly
+	if p, ok := strings.CutSuffix(right, ":rw"); ok {
+		sp.Path, sp.Mode = p, ReadWrite
+	} else if p, ok := strings.CutSuffix(right, ":ro"); ok {
+		sp.Path = p
+	}
+	if sp.Name == "" || sp.Path == "" {
+		return Spec{}, errorf(KindEmpty, "invalid mount %q: NAME and PATH must both be non-empty", s)
+	}
+	if sp.Mode == ReadWrite && sp.Tool == "" {
+		return Spec{}, errorf(KindWriteRequiresTool, "invalid mount %q: ':rw' requires a TOOL: prefix (e.g. fs_modify_file:%s=%s:rw)", s, sp.Name, sp.Path)
+	}
+	return sp, nil
+}
+
+// IsToolName reports whether s is a tool identifier, [a-z_][a-z0-9_]*.
+func IsToolName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
