@@ -1,0 +1,283 @@
+package policy
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// CheckFS decides capability cp on a workspace-relative input path.
+//
+// Order: canonicalise (PathError on absolute, input_escape, dangling,
+// loop, nul, too_long, io); pick the key (the canonical workspace-relative
+// path when the target resolves inside, the lexical path when it resolves
+// outside); find the most specific rule; refuse an outside target unless
+// that rule is external and its approved target contains the canonical
+// path (escape); then the rule's capability decides (denied otherwise).
+// With no fs rules the tool is unrestricted but confined: only escapes
+// are refused.
+func (c *Checker) CheckFS(cp Capability, input string) Decision {
+	if cp < Read || cp > Execute {
+		return Decision{Err: &InputError{Resource: "fs", Input: input, Msg: "unknown capability"}}
+	}
+	r, err := resolveLexicalInput(c.root, input)
+	if err != nil {
+		return Decision{Err: err}
+	}
+	d := Decision{Resolved: r.Abs}
+	unrestricted := c.p == nil || len(c.p.FS) == 0
+	if !unrestricted {
+		d.Grants = c.fsGrants(cp)
+	}
+	key := r.Rel
+	if !r.Inside {
+		key = r.Lexical
+	}
+	idx := -1
+	if !unrestricted {
+		idx = c.fsTrie.lookup(key)
+		if idx >= 0 {
+			d.Rule = c.p.FS[idx]
+		}
+	}
+	if !r.Inside {
+		if idx < 0 || !c.externalContains(idx, r.Abs) {
+			d.Err = c.escapeError(idx, input, r.Abs)
+			return d
+		}
+	}
+	if unrestricted {
+		d.Allowed = true
+		return d
+	}
+	if idx >= 0 && c.fsCaps[idx]&(1<<cp) != 0 {
+		d.Allowed = true
+		return d
+	}
+	de := &DeniedError{Resource: "fs", Capability: cp.String(), Target: displayPath(key), Grants: d.Grants}
+	if idx >= 0 {
+		de.Rule = strconv.Quote(displayPath(c.p.FS[idx].LexicalPath))
+	}
+	d.Err = de
+	return d
+}
+
+func resolveLexicalInput(root, input string) (Resolved, error) {
+	lex, err := LexicalRel(input)
+	if err != nil {
+		return Resolved{}, err
+	}
+	return resolveLexical(root, lex, input)
+}
+
+// externalContains reports whether rule idx is an approved external rule
+// whose approved target holds abs (RFD D43 nested-escape boundary).
+func (c *Checker) externalContains(idx int, abs string) bool {
+	r := c.p.FS[idx]
+	if !r.External || r.ApprovedTarget == nil {
+		return false
+	}
+	return hasPathPrefix(abs, filepath.Clean(*r.ApprovedTarget))
+}
+
+func (c *Checker) escapeError(idx int, input, abs string) error {
+	msg := "path resolves outside the workspace"
+	if idx >= 0 && c.p.FS[idx].External {
+		r := c.p.FS[idx]
+		if r.ApprovedTarget == nil {
+			msg = "path resolves outside the workspace through external rule " + strconv.Quote(displayPath(r.LexicalPath)) + ", which has no approved target"
+		} else {
+			msg = "path resolves outside the approved target " + strconv.Quote(*r.ApprovedTarget) + " of external rule " + strconv.Quote(displayPath(r.LexicalPath))
+		}
+	}
+	return &PathError{Kind: KindEscape, Path: abs, Msg: msg + " (asked: " + strconv.Quote(input) + ")"}
+}
+
+// fsGrants lists the paths whose rules grant cp, "." for the root.
+func (c *Checker) fsGrants(cp Capability) []string { return c.fsGrantsBy[cp] }
+
+// DecideFS is the hot path of CheckFS for a key that is already the
+// canonical workspace-relative form (no I/O, no allocation): the index of
+// the winning rule (-1 for none) and whether it grants cp. It does not
+// apply the outside-the-workspace rules; keys are inside by definition.
+func (c *Checker) DecideFS(cp Capability, key string) (rule int, allowed bool) {
+	if c.p == nil || len(c.p.FS) == 0 {
+		return -1, true
+	}
+	idx := c.fsTrie.lookup(key)
+	return idx, idx >= 0 && c.fsCaps[idx]&(1<<cp) != 0
+}
+
+// CheckNet decides a request to rawURL (RFD 076 network rules). The URL
+// is parsed (userinfo is never the host), its host IDNA-normalised; a rule
+// matches on exact host, exact scheme when set, exact port when set or
+// else the scheme's default port, and a segment-aware path prefix. The
+// most specific rule decides (scheme + port + path segments, ties to the
+// last). An empty net list is unrestricted.
+func (c *Checker) CheckNet(rawURL string) Decision {
+	t, err := parseNetTarget(rawURL)
+	if err != nil {
+		return Decision{Err: &InputError{Resource: "net", Input: rawURL, Msg: err.Error()}}
+	}
+	if c.p == nil || len(c.p.Net) == 0 {
+		return Decision{Allowed: true}
+	}
+	best, bestSpec := -1, -1
+	for i := range c.net {
+		if c.net[i].matches(&t) && c.net[i].spec >= bestSpec {
+			best, bestSpec = i, c.net[i].spec
+		}
+	}
+	d := Decision{}
+	for _, r := range c.p.Net {
+		if r.Allow {
+			d.Grants = append(d.Grants, describeNetRule(r))
+		}
+	}
+	if best >= 0 {
+		d.Rule = c.p.Net[best]
+		if c.p.Net[best].Allow {
+			d.Allowed = true
+			return d
+		}
+	}
+	de := &DeniedError{Resource: "net", Capability: "connect", Target: t.String(), Grants: d.Grants}
+	if best >= 0 {
+		de.Rule = strconv.Quote(describeNetRule(c.p.Net[best]))
+	}
+	d.Err = de
+	return d
+}
+
+func (t netTarget) String() string {
+	h := t.host
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	s := t.scheme + "://" + h
+	if t.port >= 0 {
+		s += ":" + strconv.Itoa(t.port)
+	}
+	return s + t.path
+}
+
+// CheckEnv decides whether the variable name may be read (RFD 076
+// environment rules, see MatchEnv). An empty env list is unrestricted.
+func (c *Checker) CheckEnv(name string) Decision {
+	if err := validateEnvTarget(name); err != nil {
+		return Decision{Err: &InputError{Resource: "env", Input: name, Msg: err.Error()}}
+	}
+	if c.p == nil || len(c.p.Env) == 0 {
+		return Decision{Allowed: true}
+	}
+	d := Decision{}
+	for _, r := range c.p.Env {
+		if r.Read {
+			d.Grants = append(d.Grants, r.Name)
+		}
+	}
+	rule, ok := MatchEnv(c.p.Env, name)
+	if rule != nil {
+		d.Rule = *rule
+	}
+	if ok {
+		d.Allowed = true
+		return d
+	}
+	de := &DeniedError{Resource: "env", Capability: "read", Target: name, Grants: d.Grants}
+	if rule != nil {
+		de.Rule = strconv.Quote(rule.Name)
+	}
+	d.Err = de
+	return d
+}
+
+// CheckConfig decides op (read, write or delete) on a dot-separated
+// config path (RFD 078). Config is default-deny even for an unrestricted
+// tool: no rules means no config access.
+func (c *Checker) CheckConfig(op, path string) Decision {
+	if err := validateConfigOp(op); err != nil {
+		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: err.Error()}}
+	}
+	if err := ValidateConfigPath(path); err != nil || strings.IndexByte(path, '*') >= 0 {
+		msg := "a config path to check cannot contain '*'"
+		if err != nil {
+			msg = err.Error()
+		}
+		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: msg}}
+	}
+	var rules []ConfigRule
+	if c.p != nil {
+		rules = c.p.Config
+	}
+	d := Decision{}
+	for _, r := range rules {
+		if r.GrantsOp(op) {
+			d.Grants = append(d.Grants, r.Path)
+		}
+	}
+	idx := MatchConfig(rules, path)
+	if idx >= 0 {
+		d.Rule = configRuleWire(rules[idx])
+		if rules[idx].GrantsOp(op) {
+			d.Allowed = true
+			return d
+		}
+	}
+	de := &DeniedError{Resource: "config", Capability: op, Target: path, Grants: d.Grants}
+	if idx >= 0 {
+		de.Rule = strconv.Quote(rules[idx].Path)
+	}
+	d.Err = de
+	return d
+}
+
+// CheckCommand decides whether argv may be spawned (RFD 075 commands).
+// argv[0] is also resolved through PATH and symlinks so a rule keyed by
+// absolute path or by the real program's name can match.
+func (c *Checker) CheckCommand(argv []string) Decision {
+	if len(argv) == 0 || argv[0] == "" {
+		return Decision{Err: &InputError{Resource: "command", Input: "", Msg: "no program given"}}
+	}
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return Decision{Err: &InputError{Resource: "command", Input: argv[0], Msg: "an argument contains a NUL byte"}}
+		}
+	}
+	if c.p == nil || c.p.Commands == nil {
+		return Decision{Allowed: true}
+	}
+	resolved := ResolveProgram(argv[0])
+	d := Decision{Grants: commandKeys(c.p.Commands)}
+	program, ok := MatchCommand(c.p.Commands, argv, resolved)
+	if program != "" {
+		d.Rule = CommandMatch{Program: program, CommandRule: c.p.Commands[program]}
+	}
+	if ok {
+		d.Allowed = true
+		return d
+	}
+	de := &DeniedError{Resource: "command", Capability: "run", Target: strings.Join(argv, " "), Grants: d.Grants}
+	if program != "" {
+		de.Rule = strconv.Quote(program) + " (its args prefixes do not match)"
+	}
+	d.Err = de
+	return d
+}
+
+// ResolveProgram returns the absolute, symlink-free path exec would run
+// for name, or "" when it cannot be found.
+func ResolveProgram(name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}

@@ -1,0 +1,159 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Checker answers access questions for one tool's policy in one
+// workspace. It is immutable after NewChecker and safe for concurrent use.
+type Checker struct {
+	root string
+	// p is nil when the tool is unrestricted (access: null).
+	p *AccessPolicy
+
+	fsTrie *fsTrie
+	fsCaps []uint8 // per fs rule: bit c set when the rule grants Capability c
+	// fsGrantsBy holds, per capability, the rule paths granting it; shared
+	// read-only by every Decision (clipped, so appends copy).
+	fsGrantsBy [Execute + 1][]string
+	net    []netRuleC
+}
+
+// NewChecker validates p and indexes it for root, which must exist; it is
+// made absolute and canonical here, once. A nil p is unrestricted but
+// still confined to the workspace. A malformed policy is a *PolicyError
+// (a config error, never a silent widening).
+func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
+	canon, err := CanonicalRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	c := &Checker{root: canon, p: p}
+	if p == nil {
+		return c, nil
+	}
+	if err := Validate(p); err != nil {
+		return nil, err
+	}
+	c.fsTrie = newFsTrie()
+	c.fsCaps = make([]uint8, len(p.FS))
+	for i, r := range p.FS {
+		key, _ := LexicalRel(r.LexicalPath) // validated above
+		c.fsTrie.insert(key, i)
+		for _, cp := range Capabilities {
+			if r.Grants(cp) {
+				c.fsCaps[i] |= 1 << cp
+			}
+		}
+	}
+	for _, cp := range Capabilities {
+		g := []string{}
+		for i, r := range p.FS {
+			if c.fsCaps[i]&(1<<cp) != 0 {
+				g = append(g, displayPath(r.LexicalPath))
+			}
+		}
+		c.fsGrantsBy[cp] = g[:len(g):len(g)]
+	}
+	for _, r := range p.Net {
+		rc, _ := compileNetRule(r)
+		c.net = append(c.net, rc)
+	}
+	return c, nil
+}
+
+// CanonicalRoot makes root absolute and resolves its symlinks; it must be
+// an existing directory.
+func CanonicalRoot(root string) (string, error) {
+	if root == "" {
+		return "", &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root is empty"}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", &PathError{Kind: KindIO, Path: root, Msg: "cannot make workspace root absolute", Err: err}
+	}
+	canon, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", osPathError(root, err)
+	}
+	fi, err := os.Stat(canon)
+	if err != nil {
+		return "", osPathError(root, err)
+	}
+	if !fi.IsDir() {
+		return "", &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root is not a directory"}
+	}
+	return canon, nil
+}
+
+// Root is the canonical workspace root the checker resolves against.
+func (c *Checker) Root() string { return c.root }
+
+// Validate checks every rule of p the way NewChecker needs them: fs rule
+// paths workspace-relative and free of "..", external rules with an
+// absolute approved target, net/env/config/commands per their
+// validators. Errors are joined *PolicyError values.
+func Validate(p *AccessPolicy) error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	add := func(section string, i int, err error) {
+		errs = append(errs, &PolicyError{Section: section, Index: i, Err: err})
+	}
+	for i, r := range p.FS {
+		if _, err := LexicalRel(r.LexicalPath); err != nil {
+			add("fs", i, fmt.Errorf("lexical_path: %w", err))
+		}
+		if r.ApprovedTarget != nil {
+			if !r.External {
+				add("fs", i, errors.New("approved_target is set on a rule that is not external"))
+			} else if !filepath.IsAbs(*r.ApprovedTarget) {
+				add("fs", i, fmt.Errorf("approved_target %q is not absolute", *r.ApprovedTarget))
+			}
+		}
+	}
+	for i, r := range p.Net {
+		if err := ValidateNetRule(r); err != nil {
+			add("net", i, err)
+		}
+	}
+	for i, r := range p.Env {
+		if err := ValidateEnvName(r.Name); err != nil {
+			add("env", i, err)
+		}
+	}
+	for i, r := range p.Config {
+		if err := ValidateConfigPath(r.Path); err != nil {
+			add("config", i, err)
+		}
+		if err := validateApply(r.Apply); err != nil {
+			add("config", i, err)
+		}
+		switch r.Write {
+		case ConfigWriteDeny, ConfigWriteAllow, ConfigWriteInsecureAllow:
+		default:
+			add("config", i, fmt.Errorf("write %q is not false, true or \"insecure_allow\"", string(r.Write)))
+		}
+	}
+	for _, k := range commandKeys(p.Commands) {
+		if err := validateCommandKey(k); err != nil {
+			errs = append(errs, &PolicyError{Section: "commands", Index: -1, Key: k, Err: err})
+		}
+		if err := ValidateCommandArgs(p.Commands[k].Args); err != nil {
+			errs = append(errs, &PolicyError{Section: "commands", Index: -1, Key: k, Err: err})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// displayPath renders a workspace-relative key the way config writes it.
+func displayPath(key string) string {
+	if key == "" {
+		return "."
+	}
+	return key
+}

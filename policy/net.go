@@ -1,0 +1,258 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// hostProfile is UTS #46 lookup processing (case folding, full-width dot
+// mapping, Punycode) without the STD3 ASCII restriction, so hosts such as
+// "svc_a.internal" survive; hostByteOK below applies our own stricter
+// ASCII check afterwards.
+var hostProfile = idna.New(
+	idna.MapForLookup(),
+	idna.BidiRule(),
+	idna.Transitional(false),
+	idna.StrictDomainName(false),
+	idna.VerifyDNSLength(true),
+)
+
+// NormalizeHost returns the canonical ASCII form of a rule or target host:
+// IP literals in netip's form (brackets removed), names mapped through
+// IDNA to Punycode and lower-cased. Wildcards, ports, userinfo and paths
+// are errors: RFD 076 hosts match exactly.
+func NormalizeHost(h string) (string, error) {
+	if h == "" {
+		return "", errors.New("host is empty")
+	}
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		a, err := netip.ParseAddr(h[1 : len(h)-1])
+		if err != nil || !a.Is6() {
+			return "", fmt.Errorf("host %q is not a valid IPv6 literal", h)
+		}
+		return a.String(), nil
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.String(), nil
+	}
+	ascii, err := hostProfile.ToASCII(h)
+	if err != nil {
+		return "", fmt.Errorf("host %q is not a valid host name: %v", h, err)
+	}
+	ascii = strings.ToLower(ascii)
+	if ascii == "" {
+		return "", fmt.Errorf("host %q is not a valid host name", h)
+	}
+	for i := 0; i < len(ascii); i++ {
+		if !hostByteOK(ascii[i]) {
+			return "", fmt.Errorf("host %q contains %q, which no host name may (rules match hosts exactly; there are no wildcards)", h, ascii[i])
+		}
+	}
+	return ascii, nil
+}
+
+func hostByteOK(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_'
+}
+
+// DefaultPort returns the well-known port of a URL scheme.
+func DefaultPort(scheme string) (uint16, bool) {
+	switch strings.ToLower(scheme) {
+	case "http", "ws":
+		return 80, true
+	case "https", "wss":
+		return 443, true
+	case "ftp":
+		return 21, true
+	}
+	return 0, false
+}
+
+func validScheme(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if i == 0 && !alpha || !alpha && !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidateNetRule checks one net rule as written: a host NormalizeHost
+// accepts, a well-formed scheme, and a path_prefix starting with "/". A
+// portless rule on a scheme without a default port could never match,
+// which is reported rather than left as a silent no-op.
+func ValidateNetRule(r NetRule) error {
+	_, err := compileNetRule(r)
+	return err
+}
+
+type netRuleC struct {
+	host   string
+	scheme string // lower case, "" = any
+	port   int    // -1 = default port of the target's scheme
+	segs   []string
+	spec   int
+}
+
+func compileNetRule(r NetRule) (netRuleC, error) {
+	h, err := NormalizeHost(r.Host)
+	if err != nil {
+		return netRuleC{}, err
+	}
+	c := netRuleC{host: h, port: -1}
+	if r.Scheme != nil {
+		if !validScheme(*r.Scheme) {
+			return netRuleC{}, fmt.Errorf("scheme %q is not a URL scheme", *r.Scheme)
+		}
+		c.scheme = strings.ToLower(*r.Scheme)
+		c.spec++
+		if r.Port == nil {
+			if _, ok := DefaultPort(c.scheme); !ok {
+				return netRuleC{}, fmt.Errorf("scheme %q has no default port; set port", c.scheme)
+			}
+		}
+	}
+	if r.Port != nil {
+		c.port = int(*r.Port)
+		c.spec++
+	}
+	if r.PathPrefix != nil {
+		p := *r.PathPrefix
+		if !strings.HasPrefix(p, "/") {
+			return netRuleC{}, fmt.Errorf("path_prefix %q must start with \"/\"", p)
+		}
+		if strings.ContainsAny(p, "?#") {
+			return netRuleC{}, fmt.Errorf("path_prefix %q must not hold a query or fragment", p)
+		}
+		c.segs = pathSegments(p)
+		c.spec += len(c.segs)
+	}
+	return c, nil
+}
+
+// pathSegments cleans p (dot segments removed, as a server would) and
+// splits it into its non-empty segments.
+func pathSegments(p string) []string {
+	p = path.Clean("/" + p)
+	if p == "/" {
+		return nil
+	}
+	return strings.Split(p[1:], "/")
+}
+
+// netTarget is a parsed request URL.
+type netTarget struct {
+	scheme string
+	host   string
+	// port is the effective port: explicit, else the scheme's default;
+	// -1 when neither is known.
+	port int
+	// onDefault reports whether port is the scheme's default port (or
+	// implicit), which is what a portless rule requires.
+	onDefault bool
+	path      string // cleaned, starts with "/"
+}
+
+func parseNetTarget(raw string) (netTarget, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return netTarget{}, errors.New("not a URL: " + strings.TrimPrefix(err.Error(), "parse "))
+	}
+	if u.Scheme == "" || u.Opaque != "" || u.Host == "" {
+		return netTarget{}, errors.New("not an absolute URL with a host (scheme://host/...)")
+	}
+	h, err := NormalizeHost(u.Hostname())
+	if err != nil {
+		return netTarget{}, err
+	}
+	t := netTarget{scheme: strings.ToLower(u.Scheme), host: h, port: -1}
+	def, hasDef := DefaultPort(t.scheme)
+	if ps := u.Port(); ps != "" {
+		n, err := strconv.ParseUint(ps, 10, 16)
+		if err != nil {
+			return netTarget{}, fmt.Errorf("port %q is not a TCP port", ps)
+		}
+		t.port = int(n)
+		t.onDefault = hasDef && uint16(n) == def
+	} else {
+		if hasDef {
+			t.port = int(def)
+		}
+		t.onDefault = true
+	}
+	t.path = path.Clean("/" + u.Path)
+	return t, nil
+}
+
+// matches reports whether rule r applies to t.
+func (r *netRuleC) matches(t *netTarget) bool {
+	if r.host != t.host {
+		return false
+	}
+	if r.scheme != "" && r.scheme != t.scheme {
+		return false
+	}
+	if r.port >= 0 {
+		if t.port != r.port {
+			return false
+		}
+	} else if !t.onDefault {
+		return false
+	}
+	return segsPrefix(t.path, r.segs)
+}
+
+// segsPrefix reports whether the segments of p (cleaned, rooted) start
+// with segs, without splitting p.
+func segsPrefix(p string, segs []string) bool {
+	rest := p[1:]
+	for _, s := range segs {
+		if !strings.HasPrefix(rest, s) {
+			return false
+		}
+		rest = rest[len(s):]
+		if rest == "" {
+			continue
+		}
+		if rest[0] != '/' {
+			return false
+		}
+		rest = rest[1:]
+	}
+	return true
+}
+
+// describe renders a rule as a URL pattern for grants and messages.
+func describeNetRule(r NetRule) string {
+	var b strings.Builder
+	if r.Scheme != nil {
+		b.WriteString(strings.ToLower(*r.Scheme) + "://")
+	}
+	h, err := NormalizeHost(r.Host)
+	if err != nil {
+		h = r.Host
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	b.WriteString(h)
+	if r.Port != nil {
+		b.WriteString(":" + strconv.Itoa(int(*r.Port)))
+	}
+	if r.PathPrefix != nil {
+		b.WriteString(*r.PathPrefix)
+	}
+	return b.String()
+}
