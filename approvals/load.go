@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/jp-policy/jp-policy/diag"
@@ -26,7 +27,9 @@ const maxFileSize = 8 << 20
 func Load(path string) (*Store, []diag.Diagnostic, error) {
 	s := New(path)
 	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// ENOTDIR: a parent is a file, so the store cannot exist either;
+		// whether it can be created is Save's question.
 		return s, nil, nil
 	}
 	if err != nil {
