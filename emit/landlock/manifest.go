@@ -83,6 +83,13 @@ type Manifest struct {
 	Commands map[string]policy.CommandRule `json:"commands"`
 	// Masks lists narrowed absolute paths that a launcher with a private
 	// mount namespace may hide exactly, instead of relying on the split.
-	Masks   []string      `json:"masks"`
-	Clauses []emit.Clause `json:"clauses"`
+	Masks []string `json:"masks"`
+	// MaskedFS replaces FS for a launcher that covers every path in Masks
+	// (read-only and empty: an empty read-only tmpfs over a directory, a
+	// read-only bind of an empty file over a file). It is the split
+	// computed as if the masked rules were absent, so the ancestors keep
+	// their full rights. nil when Masks is empty. If any mask cannot be
+	// applied (the path vanished, no user namespace), use FS.
+	MaskedFS []PathRule    `json:"masked_fs,omitempty"`
+	Clauses  []emit.Clause `json:"clauses"`
 }
