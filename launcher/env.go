@@ -1,0 +1,94 @@
+package launcher
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// envInputHash is how the compiler records an "env" input: the hex
+// SHA-256 of the variable's value, "" when unset.
+func envInputHash(name string) string {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(v))
+	return hex.EncodeToString(sum[:])
+}
+
+// envAllowed decides one variable name against the manifest's allowlist:
+// the env rules decide when one matches (RFD 076: longest literal wins,
+// exact beats prefix at equal length); otherwise the minimal set does.
+// An explicit `read = false` rule therefore removes even PATH.
+func envAllowed(env landlock.Env, name string) bool {
+	if allowed, matched := matchEnv(env.Rules, name); matched {
+		return allowed
+	}
+	for _, m := range env.Minimal {
+		if nameMatches(m, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameMatches applies RFD 076's env name syntax: a trailing '*' makes the
+// rest a prefix, anything else is exact.
+func nameMatches(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == name
+}
+
+// FilterEnv returns the environment the child receives: the entries of
+// environ whose names the manifest allows, in their original order and
+// byte for byte. When the command has a rule with `envs`, variables the
+// env rules granted reach it only when `envs` lists them too; the minimal
+// set is the floor every program gets (RFD 075) and is not narrowed.
+// Entries without '=' are dropped.
+func FilterEnv(environ []string, env landlock.Env, cmd *policy.CommandRule) []string {
+	out := make([]string, 0, len(env.Minimal)+len(env.Rules))
+	for _, kv := range environ {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if !envAllowed(env, name) {
+			continue
+		}
+		if cmd != nil && cmd.Envs != nil && !inMinimal(env, name) && !listed(cmd.Envs, name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// inMinimal reports whether name reaches the child through the minimal
+// set rather than through an env rule.
+func inMinimal(env landlock.Env, name string) bool {
+	if _, matched := matchEnv(env.Rules, name); matched {
+		return false
+	}
+	for _, m := range env.Minimal {
+		if nameMatches(m, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func listed(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if nameMatches(p, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,104 @@
+package launcher
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func TestFilterEnv(t *testing.T) {
+	minimal := []string{"PATH", "HOME", "USER", "LANG", "LC_*"}
+	environ := []string{
+		"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
+		"SECRET=x", "GITHUB_TOKEN=t", "GITHUB_TOKEN_LOG=l", "AWS_REGION=eu",
+		"AWS_SECRET_ACCESS_KEY=k", "AWS_TOKEN=a", "noequals", "=weird", "EMPTY=",
+		"PATHX=no",
+	}
+	rules := []policy.EnvRule{
+		{Name: "GITHUB_TOKEN", Read: true},
+		{Name: "AWS_*", Read: true},
+		{Name: "AWS_SECRET_ACCESS_KEY", Read: false},
+		{Name: "AWS_TOKEN*", Read: false},
+		{Name: "AWS_TOKEN", Read: true},
+		{Name: "EMPTY", Read: true},
+	}
+	tests := []struct {
+		name string
+		env  landlock.Env
+		cmd  *policy.CommandRule
+		want []string
+	}{
+		{
+			name: "minimal only",
+			env:  landlock.Env{Minimal: minimal},
+			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
+		},
+		{
+			name: "rules: longest literal wins, exact beats prefix at equal length",
+			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
+				"GITHUB_TOKEN=t", "AWS_REGION=eu", "AWS_TOKEN=a", "EMPTY="},
+		},
+		{
+			name: "an explicit deny removes a minimal variable",
+			env:  landlock.Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
+			want: []string{"PATH=/usr/bin", "USER=me", "LANG=C.UTF-8"},
+		},
+		{
+			name: "command envs narrow the granted variables, not the minimal set",
+			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			cmd:  &policy.CommandRule{Envs: []string{"AWS_*"}},
+			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
+				"AWS_REGION=eu", "AWS_TOKEN=a"},
+		},
+		{
+			name: "empty command envs forward no granted variable",
+			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			cmd:  &policy.CommandRule{Envs: []string{}},
+			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
+		},
+		{
+			name: "nil command envs do not narrow",
+			env:  landlock.Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
+			cmd:  &policy.CommandRule{},
+			want: []string{"PATH=/usr/bin", "SECRET=x"},
+		},
+		{
+			name: "nothing allowed",
+			env:  landlock.Env{},
+			want: []string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := FilterEnv(environ, tt.env, tt.cmd)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("FilterEnv()\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMatchEnvTies(t *testing.T) {
+	tests := []struct {
+		rules            []policy.EnvRule
+		name             string
+		allowed, matched bool
+	}{
+		{nil, "X", false, false},
+		{[]policy.EnvRule{{Name: "A*", Read: true}, {Name: "AB*", Read: false}}, "ABC", false, true},
+		{[]policy.EnvRule{{Name: "AB*", Read: true}, {Name: "AB", Read: false}}, "AB", false, true},
+		{[]policy.EnvRule{{Name: "AB", Read: true}, {Name: "AB*", Read: false}}, "AB", true, true},
+		{[]policy.EnvRule{{Name: "AB", Read: true}, {Name: "AB", Read: false}}, "AB", false, true},
+		{[]policy.EnvRule{{Name: "*", Read: true}}, "ANY", true, true},
+		{[]policy.EnvRule{{Name: "AB", Read: true}}, "ABC", false, false},
+	}
+	for _, tt := range tests {
+		a, m := matchEnv(tt.rules, tt.name)
+		if a != tt.allowed || m != tt.matched {
+			t.Errorf("matchEnv(%v, %q) = %v, %v; want %v, %v", tt.rules, tt.name, a, m, tt.allowed, tt.matched)
+		}
+	}
+}

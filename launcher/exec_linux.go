@@ -1,0 +1,49 @@
+//go:build linux
+
+package launcher
+
+import (
+	"fmt"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// Exec replaces the launcher with the planned command under Landlock. It
+// returns only on failure.
+//
+// A Landlock domain and no_new_privs belong to the OS thread that sets
+// them and are carried across execve by that thread, which becomes the
+// new program's only thread. So instead of restricting every Go runtime
+// thread (what libraries do with AllThreadsSyscall, costing a signal
+// round-trip per thread), Exec locks its goroutine to one thread,
+// restricts that thread and execs from it.
+func Exec(p *Plan) error {
+	// Descriptors first: the /proc fallback needs /proc, which the
+	// sandbox may not grant.
+	if err := setCloexecAbove2(); err != nil {
+		return err
+	}
+	rs, err := buildRuleset(p.Manifest, p.ABI)
+	if err != nil {
+		return err
+	}
+	runtime.LockOSThread()
+	// Never unlocked: on failure the process exits, and a restricted
+	// thread must not go back to the scheduler's pool.
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		if rs != nil {
+			rs.close()
+		}
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if rs != nil {
+		if err := rs.restrictThread(); err != nil {
+			return err
+		}
+	}
+	if err := unix.Exec(p.Path, p.Argv, p.Env); err != nil {
+		return fmt.Errorf("exec %s: %w", p.Path, err)
+	}
+	return nil
+}

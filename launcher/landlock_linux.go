@@ -1,0 +1,236 @@
+//go:build linux
+
+package launcher
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"unsafe"
+
+	"github.com/jp-policy/jp-policy/emit/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// Kernel ABI structs. The launcher speaks to Landlock with raw syscalls
+// so it can restrict only the thread that will execve (see Exec); the
+// shapes are those of <linux/landlock.h>.
+type rulesetAttr struct {
+	handledFS  uint64
+	handledNet uint64
+	scoped     uint64
+}
+
+// pathBeneathAttr is packed in the kernel (12 bytes); Go pads it to 16,
+// which is harmless because the kernel copies only its own size.
+type pathBeneathAttr struct {
+	allowed  uint64
+	parentFd int32
+}
+
+type netPortAttr struct {
+	allowed uint64
+	port    uint64
+}
+
+const (
+	ruleTypePathBeneath = 1
+	ruleTypeNetPort     = 2
+)
+
+// KernelABI returns the running kernel's Landlock ABI version, 0 when
+// Landlock is missing or disabled.
+func KernelABI() int {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0
+	}
+	return int(v)
+}
+
+// ruleset is a Landlock ruleset resolved against this machine: every
+// path opened, every right masked to what the kernel knows. Building it
+// touches the filesystem; applying it is only syscalls.
+type ruleset struct {
+	attr  rulesetAttr
+	paths []pathBeneathAttr
+	ports []netPortAttr
+	// clauses[i] names the clause of paths[i], for error messages.
+	clauses []string
+}
+
+// PathError is a manifest path the launcher could not use.
+type PathError struct {
+	Clause string
+	Path   string
+	Err    error
+}
+
+func (e *PathError) Error() string {
+	if errors.Is(e.Err, unix.ELOOP) {
+		return fmt.Sprintf("%s: %s now goes through a symlink, which the compiled policy did not see; refusing (run `jp-policy compile`)", e.Clause, e.Path)
+	}
+	return fmt.Sprintf("%s: %s: %v; run `jp-policy compile`", e.Clause, e.Path, e.Err)
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// buildRuleset resolves m for a kernel with the given ABI. Rights the
+// kernel does not know are dropped (the caller has already refused, or
+// been told --best-effort). Baseline paths may be system symlinks (/bin
+// on merged-/usr systems) and are followed; policy paths are canonical at
+// compile time, so a symlink in them now means the tree changed under the
+// artifact and is refused rather than followed.
+func buildRuleset(m *landlock.Manifest, abi int) (*ruleset, error) {
+	rs := &ruleset{attr: rulesetAttr{handledFS: fsRightsFor(abi)}}
+	if rs.attr.handledFS == 0 {
+		return nil, nil // no Landlock: the caller only gets here with --best-effort
+	}
+	add := func(r landlock.PathRule, follow bool) error {
+		mask, err := parseRights(r.Clause, r.Access)
+		if err != nil {
+			return err
+		}
+		mask &= rs.attr.handledFS
+		if mask == 0 {
+			return nil
+		}
+		fd, err := openPath(r.Path, follow)
+		if err != nil {
+			if errors.Is(err, unix.ENOENT) && r.Optional {
+				return nil
+			}
+			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			unix.Close(fd)
+			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			mask &= fileRights
+		}
+		if mask == 0 {
+			unix.Close(fd)
+			return nil
+		}
+		rs.paths = append(rs.paths, pathBeneathAttr{allowed: mask, parentFd: int32(fd)})
+		rs.clauses = append(rs.clauses, r.Clause)
+		return nil
+	}
+	for _, r := range m.Baseline {
+		if err := add(r, true); err != nil {
+			rs.close()
+			return nil, err
+		}
+	}
+	for _, r := range m.FS {
+		if err := add(r, false); err != nil {
+			rs.close()
+			return nil, err
+		}
+	}
+	if m.Net.Restrict {
+		rs.attr.handledNet = netRightsFor(abi)
+	}
+	if rs.attr.handledNet != 0 {
+		for _, p := range m.Net.ConnectTCP {
+			rs.ports = append(rs.ports, netPortAttr{allowed: netConnectTCP, port: uint64(p)})
+		}
+		for _, p := range m.Net.BindTCP {
+			rs.ports = append(rs.ports, netPortAttr{allowed: netBindTCP, port: uint64(p)})
+		}
+	}
+	for _, s := range m.Scope {
+		rs.attr.scoped |= scopeByName[s]
+	}
+	rs.attr.scoped &= scopesFor(abi)
+	return rs, nil
+}
+
+// openPath opens p as an O_PATH descriptor for a path_beneath rule. With
+// follow unset no component may be a symlink (openat2
+// RESOLVE_NO_SYMLINKS; on kernels without openat2, only the last
+// component is checked).
+func openPath(p string, follow bool) (int, error) {
+	if follow {
+		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if errors.Is(err, unix.ENOSYS) {
+		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	}
+	return fd, err
+}
+
+func (rs *ruleset) close() {
+	for _, p := range rs.paths {
+		unix.Close(int(p.parentFd))
+	}
+	rs.paths = nil
+}
+
+// restrictThread creates the ruleset and applies it to the calling OS
+// thread only. The caller must hold that thread (runtime.LockOSThread)
+// until it execs.
+func (rs *ruleset) restrictThread() error {
+	defer rs.close()
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET,
+		uintptr(unsafe.Pointer(&rs.attr)), unsafe.Sizeof(rs.attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("landlock_create_ruleset: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	for i := range rs.paths {
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, ruleTypePathBeneath,
+			uintptr(unsafe.Pointer(&rs.paths[i])), 0, 0, 0); errno != 0 {
+			return fmt.Errorf("landlock_add_rule %s: %w", rs.clauses[i], errno)
+		}
+	}
+	for i := range rs.ports {
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, ruleTypeNetPort,
+			uintptr(unsafe.Pointer(&rs.ports[i])), 0, 0, 0); errno != 0 {
+			return fmt.Errorf("landlock_add_rule net port %d: %w", rs.ports[i].port, errno)
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	}
+	return nil
+}
+
+// setCloexecAbove2 marks every descriptor above stderr close-on-exec, so
+// nothing the launcher inherited (an open secret, a socket) reaches the
+// sandboxed program. close_range(CLOSE_RANGE_CLOEXEC) does it in one
+// call on Linux 5.11+; older kernels get a walk over /proc/self/fd.
+func setCloexecAbove2() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("close_range: %w", err)
+	}
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("cannot close inherited descriptors: %w", err)
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return fmt.Errorf("cannot close inherited descriptors: %w", err)
+	}
+	for _, n := range names {
+		var fd int
+		if _, err := fmt.Sscan(n, &fd); err != nil || fd <= 2 {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
+			return fmt.Errorf("cannot close inherited descriptor %d: %w", fd, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package launcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// leanArtifact is the part of policy.json the launcher needs. Decoding
+// into it skips rule origins, warnings and enforcement tables, which the
+// exec path never looks at.
+type leanArtifact struct {
+	Format int              `json:"format"`
+	Root   string           `json:"root"`
+	Digest string           `json:"digest"`
+	Inputs []artifact.Input `json:"inputs"`
+	Tools  map[string]struct {
+		Enabled bool `json:"enabled"`
+		// Only the parts of the policy that are not in every platform's
+		// manifest: macOS and Windows take env and commands from here.
+		Access struct {
+			Env      []policy.EnvRule              `json:"env"`
+			Commands map[string]policy.CommandRule `json:"commands"`
+		} `json:"access"`
+		Manifests map[string]string `json:"manifests"`
+	} `json:"tools"`
+}
+
+// located is what the artifact says about one tool on one platform.
+type located struct {
+	Manifest string // absolute path of the platform manifest
+	Digest   string
+	Root     string
+	Env      []policy.EnvRule
+	Commands map[string]policy.CommandRule
+}
+
+// ToolNotFoundError says the artifact has no such tool.
+type ToolNotFoundError struct {
+	Tool     string
+	Artifact string
+	Known    []string
+}
+
+func (e *ToolNotFoundError) Error() string {
+	known := "none"
+	if len(e.Known) > 0 {
+		known = strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("tool %q is not in %s (compiled tools: %s); check the name, or run `jp-policy compile` if it was added since", e.Tool, e.Artifact, known)
+}
+
+// ToolDisabledError refuses a tool the config disables.
+type ToolDisabledError struct{ Tool string }
+
+func (e *ToolDisabledError) Error() string {
+	return fmt.Sprintf("tool %q is disabled in the config; refusing to run it", e.Tool)
+}
+
+// NoManifestError says the artifact has no manifest for this platform.
+type NoManifestError struct{ Tool, Platform string }
+
+func (e *NoManifestError) Error() string {
+	return fmt.Sprintf("tool %q has no %s manifest in the artifact; run `jp-policy compile`", e.Tool, e.Platform)
+}
+
+// MissingArtifactError says no compiled policy exists where expected.
+type MissingArtifactError struct{ Path string }
+
+func (e *MissingArtifactError) Error() string {
+	return fmt.Sprintf("no compiled policy at %s; run `jp-policy compile` (or pass --default to run under the default policy)", e.Path)
+}
+
+// MismatchError says a manifest does not belong to the artifact that
+// points at it (a half-written or hand-mixed output directory).
+type MismatchError struct {
+	Manifest string
+	What     string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s: %s; run `jp-policy compile`", e.Manifest, e.What)
+}
+
+// resolveManifest reads the artifact at artifactPath, checks that it is
+// current (a stale artifact is an *artifact.StaleError telling the user
+// to run `jp-policy compile`), and returns the absolute path of tool's
+// manifest for platform, with what else the launcher needs from it.
+func resolveManifest(artifactPath, tool, platform string) (*located, error) {
+	b, err := os.ReadFile(artifactPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MissingArtifactError{Path: artifactPath}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var a leanArtifact
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", artifactPath, err)
+	}
+	if a.Format != artifact.FormatVersion {
+		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
+	}
+	if err := verifyInputs(a.Inputs); err != nil {
+		return nil, err
+	}
+	t, ok := a.Tools[tool]
+	if !ok {
+		known := make([]string, 0, len(a.Tools))
+		for name := range a.Tools {
+			known = append(known, name)
+		}
+		sort.Strings(known)
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: known}
+	}
+	if !t.Enabled {
+		return nil, &ToolDisabledError{Tool: tool}
+	}
+	rel, ok := t.Manifests[platform]
+	if !ok || rel == "" {
+		return nil, &NoManifestError{Tool: tool, Platform: platform}
+	}
+	if !filepath.IsAbs(rel) {
+		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
+	}
+	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands}, nil
+}
+
+// verifyInputs runs artifact.Verify on the file and symlink inputs and
+// checks "env" inputs against this process's environment.
+func verifyInputs(inputs []artifact.Input) error {
+	if err := artifact.Verify(&artifact.Policy{Inputs: inputs}); err != nil {
+		return err
+	}
+	for _, in := range inputs {
+		if in.Kind != "env" {
+			continue
+		}
+		if now := envInputHash(in.Path); now != in.SHA256 {
+			shown := "unset"
+			if now != "" {
+				shown = "sha256:" + now[:12]
+			}
+			return &artifact.StaleError{Input: in, Now: shown}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package launcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/emit"
+	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// minimalEnv is RFD 075's minimal environment, used where a platform's
+// manifest does not carry its own copy.
+var minimalEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_*"}
+
+// Options is one `jp-policy exec` invocation.
+type Options struct {
+	// Workspace is the workspace root; "" finds it from the current
+	// directory (the nearest ancestor holding .jp).
+	Workspace string
+	// Artifact is the compiled policy.json; "" means
+	// <workspace>/.jp/policy/policy.json.
+	Artifact string
+	Tool     string
+	// Default runs under RFD 075's default policy for the workspace,
+	// built in-process, instead of reading an artifact.
+	Default bool
+	// Manifest, when set, is used instead of reading the artifact.
+	Manifest *landlock.Manifest
+	// BestEffort runs even when the kernel cannot enforce every clause,
+	// after saying what is degraded.
+	BestEffort bool
+	// RequireABI refuses kernels whose Landlock ABI is below it.
+	RequireABI int
+	DryRun     bool
+	// Argv is the command, byte for byte as given after `--`.
+	Argv []string
+	// Environ is the launcher's environment (os.Environ()).
+	Environ []string
+	// Platform is runtime.GOOS; ABI is the kernel's Landlock ABI (Linux).
+	Platform string
+	ABI      int
+}
+
+// Plan is everything decided before the final exec.
+type Plan struct {
+	Tool     string
+	Platform string
+	// Path is the resolved executable; Argv and Env are what it receives.
+	Path string
+	Argv []string
+	Env  []string
+	// Rule is the command rule that allowed the program (nil when the
+	// policy has no commands).
+	Rule *policy.CommandRule
+
+	// Linux.
+	ABI      int
+	Manifest *landlock.Manifest
+	// Degraded lists the clauses this kernel cannot enforce in full.
+	Degraded []Degradation
+
+	// Profile is the macOS SBPL profile path.
+	Profile string
+	// Job is the Windows job-object manifest.
+	Job *WinJob
+}
+
+// Degradation is one clause a kernel enforces only in part, and why.
+type Degradation struct {
+	Clause emit.Clause
+	// Need is the Landlock ABI that would enforce it in full.
+	Need int
+}
+
+func (d Degradation) String() string {
+	return fmt.Sprintf("%s (%s) needs Landlock ABI %d", d.Clause.ID, d.Clause.What, d.Need)
+}
+
+// UnenforceableError refuses to run because the kernel cannot enforce
+// some clauses and --best-effort was not given.
+type UnenforceableError struct {
+	ABI      int
+	Degraded []Degradation
+}
+
+func (e *UnenforceableError) Error() string {
+	parts := make([]string, len(e.Degraded))
+	for i, d := range e.Degraded {
+		parts[i] = d.String()
+	}
+	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d and cannot enforce %s; upgrade the kernel, or pass --best-effort to run with these clauses degraded",
+		e.ABI, strings.Join(parts, "; "))
+}
+
+// ABITooLowError refuses a kernel below --require-abi.
+type ABITooLowError struct{ Have, Want int }
+
+func (e *ABITooLowError) Error() string {
+	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d, --require-abi asks for %d", e.Have, e.Want)
+}
+
+// UsageError is a mistake in the invocation itself.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// FindWorkspace returns the nearest ancestor of dir (or dir) that holds a
+// .jp directory, or dir itself when none does.
+func FindWorkspace(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		if fi, err := os.Stat(filepath.Join(d, ".jp")); err == nil && fi.IsDir() {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs, nil
+		}
+		d = parent
+	}
+}
+
+// ArtifactPath returns the artifact path opts names.
+func (o *Options) ArtifactPath() (string, error) {
+	if o.Artifact != "" {
+		return filepath.Abs(o.Artifact)
+	}
+	ws := o.Workspace
+	if ws == "" {
+		var err error
+		if ws, err = FindWorkspace("."); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(ws, filepath.FromSlash(artifact.DefaultDir), artifact.FileName), nil
+}
+
+// Prepare decides everything about a run without running it: it reads
+// the tool's manifest (refusing a stale artifact), resolves the program,
+// checks it against the commands, filters the environment, and works out
+// which clauses this kernel enforces. It returns a refusal as an error;
+// with DryRun it still returns the plan alongside the refusal so that the
+// report can show it.
+func Prepare(o *Options) (*Plan, error) {
+	if len(o.Argv) == 0 {
+		return nil, &UsageError{Msg: "no command given; put it after --"}
+	}
+	if o.Tool == "" && o.Manifest == nil {
+		return nil, &UsageError{Msg: "--tool is required"}
+	}
+	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI}
+	var (
+		envAllow landlock.Env
+		commands map[string]policy.CommandRule
+	)
+	if o.Manifest != nil {
+		p.Manifest = o.Manifest
+		if p.Tool == "" {
+			p.Tool = o.Manifest.Tool
+		}
+		envAllow, commands = o.Manifest.Env, o.Manifest.Commands
+	} else {
+		ap, err := o.ArtifactPath()
+		if err != nil {
+			return nil, err
+		}
+		loc, err := resolveManifest(ap, o.Tool, o.Platform)
+		if err != nil {
+			return nil, err
+		}
+		envAllow = landlock.Env{Minimal: minimalEnv, Rules: loc.Env}
+		commands = loc.Commands
+		switch o.Platform {
+		case "linux":
+			m, err := readManifest(loc.Manifest)
+			if err != nil {
+				return nil, err
+			}
+			if m.Digest != loc.Digest {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+			}
+			if m.Tool != o.Tool {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", m.Tool, o.Tool)}
+			}
+			p.Manifest = m
+			envAllow, commands = m.Env, m.Commands
+		case "darwin":
+			p.Profile = loc.Manifest
+		case "windows":
+			j, err := readWinJob(loc.Manifest)
+			if err != nil {
+				return nil, err
+			}
+			p.Job = j
+			if j.Env != nil {
+				envAllow = *j.Env
+			}
+		}
+	}
+
+	path, err := lookPath(o.Argv[0])
+	if err != nil {
+		return nil, err
+	}
+	p.Path = path
+	if p.Rule, err = CheckCommand(p.Tool, commands, o.Argv, path); err != nil {
+		return p, err
+	}
+	p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
+
+	if o.Platform != "linux" {
+		return p, nil
+	}
+	if o.RequireABI > 0 && o.ABI < o.RequireABI {
+		return p, &ABITooLowError{Have: o.ABI, Want: o.RequireABI}
+	}
+	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
+		return p, err
+	}
+	if len(p.Degraded) > 0 && !o.BestEffort {
+		return p, &UnenforceableError{ABI: o.ABI, Degraded: p.Degraded}
+	}
+	return p, nil
+}
+
+func readManifest(path string) (*landlock.Manifest, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m landlock.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a landlock manifest: %w; run `jp-policy compile`", path, err)
+	}
+	if m.Version != landlock.FormatVersion {
+		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest format %d, this jp-policy reads %d", m.Version, landlock.FormatVersion)}
+	}
+	return &m, nil
+}
+
+// degraded lists the clauses a kernel with the given ABI cannot enforce
+// in full. It trusts the clauses' MinABI, and also checks what the rules
+// actually use, so a manifest that forgot a clause still fails closed.
+func degraded(m *landlock.Manifest, abi int) ([]Degradation, error) {
+	var out []Degradation
+	for _, c := range m.Clauses {
+		if c.MinABI > abi {
+			out = append(out, Degradation{Clause: c, Need: c.MinABI})
+		}
+	}
+	need, err := requiredABI(m)
+	if err != nil {
+		return nil, err
+	}
+	if need > abi {
+		covered := false
+		for _, d := range out {
+			covered = covered || d.Need >= need
+		}
+		if !covered {
+			out = append(out, Degradation{
+				Clause: emit.Clause{ID: "manifest", What: "the access rights, net rules and scopes the manifest uses", Status: emit.Enforced, MinABI: need},
+				Need:   need,
+			})
+		}
+	}
+	return out, nil
+}
+
+// requiredABI is the lowest ABI that knows everything the manifest uses.
+func requiredABI(m *landlock.Manifest) (int, error) {
+	need := max(m.MinABI, 1)
+	for _, set := range [][]landlock.PathRule{m.FS, m.Baseline} {
+		for _, r := range set {
+			mask, err := parseRights(r.Clause, r.Access)
+			if err != nil {
+				return 0, err
+			}
+			need = max(need, minABIForFS(mask))
+		}
+	}
+	if m.Net.Restrict || len(m.Net.ConnectTCP) > 0 || len(m.Net.BindTCP) > 0 {
+		need = max(need, 4)
+	}
+	for _, s := range m.Scope {
+		if _, ok := scopeByName[s]; !ok {
+			return 0, &UnknownRightError{Clause: "scope", Kind: "scope", Name: s}
+		}
+		need = max(need, 6)
+	}
+	return need, nil
+}

@@ -1,0 +1,131 @@
+package launcher
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/emit"
+)
+
+// ChildExit carries the exit code of a child the launcher waited for (on
+// Windows, where there is no exec-in-place).
+type ChildExit struct{ Code int }
+
+func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with status %d", e.Code) }
+
+// clauseStatus is a clause's status on this machine: the compiled status,
+// downgraded when the kernel's ABI is below the clause's.
+func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
+	for _, d := range p.Degraded {
+		if d.Clause.ID == c.ID {
+			how := fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need)
+			if c.How != "" {
+				how += "; " + c.How
+			}
+			return emit.Degraded, how
+		}
+	}
+	return c.Status, c.How
+}
+
+// WriteDryRun prints, per clause, what a run would enforce, degrade or
+// leave to the tool's cooperation, then the environment and the command
+// that would run. refusal is the error Prepare returned, if any.
+func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %s on %s", p.Tool, p.Platform)
+	if p.Platform == "linux" && p.Manifest != nil {
+		fmt.Fprintf(&b, " (kernel Landlock ABI %d, policy needs %d)", p.ABI, p.Manifest.MinABI)
+	}
+	b.WriteString("\n")
+	if p.Manifest != nil {
+		seen := map[string]bool{}
+		for _, c := range p.Manifest.Clauses {
+			st, how := p.clauseStatus(c)
+			writeClause(&b, string(st), c.ID, c.What, how)
+			seen[c.ID] = true
+		}
+		for _, d := range p.Degraded {
+			if !seen[d.Clause.ID] {
+				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need))
+			}
+		}
+		if p.Manifest.Net.Restrict {
+			writeClause(&b, string(emit.Enforced), "net.tcp", tcpSummary(p.Manifest.Net.ConnectTCP, p.Manifest.Net.BindTCP), "")
+			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
+		}
+		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
+		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
+	}
+	if p.Profile != "" {
+		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
+	}
+	if p.Job != nil {
+		writeClause(&b, string(emit.Degraded), "winjob", "job object (kill on close, process limit)", "no per-path filesystem restriction on Windows; the tool's own check enforces fs rules")
+	}
+	names := make([]string, 0, len(p.Env))
+	for _, kv := range p.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(names, " ")))
+	if p.Path != "" {
+		fmt.Fprintf(&b, "exec: %s %q\n", p.Path, p.Argv)
+	}
+	if refusal != nil {
+		fmt.Fprintf(&b, "would refuse: %v\n", refusal)
+	} else if len(p.Degraded) > 0 {
+		fmt.Fprintf(&b, "would run degraded (--best-effort): %s\n", degradedLine(p.Degraded))
+	} else {
+		b.WriteString("would run\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeClause(b *strings.Builder, status, id, what, how string) {
+	fmt.Fprintf(b, "  %-11s %-22s %s", status, id, what)
+	if how != "" {
+		fmt.Fprintf(b, " (%s)", how)
+	}
+	b.WriteString("\n")
+}
+
+func tcpSummary(connect, bind []uint16) string {
+	part := func(verb string, ports []uint16) string {
+		if len(ports) == 0 {
+			return verb + " denied"
+		}
+		s := make([]string, len(ports))
+		for i, p := range ports {
+			s[i] = fmt.Sprint(p)
+		}
+		return verb + " only to port " + strings.Join(s, ",")
+	}
+	return "TCP " + part("connect", connect) + ", " + part("bind", bind)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func degradedLine(ds []Degradation) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// WarnDegraded prints the one line --best-effort owes the user before
+// running with clauses the kernel cannot enforce.
+func WarnDegraded(w io.Writer, p *Plan) {
+	if len(p.Degraded) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))
+}

@@ -1,0 +1,49 @@
+package launcher
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+)
+
+// Run is `jp-policy exec`: it prepares the plan and, unless DryRun, execs
+// it. On Linux and macOS a successful run never returns; on Windows it
+// returns a *ChildExit with the child's status. With DryRun it writes the
+// report to stdout and returns the refusal, if any.
+func Run(o *Options, stdout, stderr io.Writer) error {
+	if o.Platform == "linux" {
+		o.ABI = KernelABI()
+	}
+	if o.Default && o.Manifest == nil {
+		ws := o.Workspace
+		if ws == "" {
+			ws = "."
+		}
+		root, err := filepath.Abs(ws)
+		if err != nil {
+			return err
+		}
+		if root, err = filepath.EvalSymlinks(root); err != nil {
+			return err
+		}
+		if o.Manifest, err = DefaultManifest(root, o.Tool); err != nil {
+			return err
+		}
+	}
+	p, err := Prepare(o)
+	if o.DryRun {
+		var usage *UsageError
+		if p == nil || errors.As(err, &usage) {
+			return err
+		}
+		if werr := WriteDryRun(stdout, p, err); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	WarnDegraded(stderr, p)
+	return Exec(p)
+}
