@@ -132,7 +132,10 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 		return
 	case kFile:
 		if ruleNode {
-			s.note(owner.Index).fileLost |= want &^ inherited &^ FileRights
+			// read_dir has nothing to list beneath a file; the other
+			// directory rights (create, delete, rename the file itself)
+			// live on the parent and are lost here.
+			s.note(owner.Index).fileLost |= want &^ inherited &^ FileRights &^ RReadDir
 		}
 		s.emit(path, (want&^inherited)&FileRights, owner, !ruleNode)
 		return

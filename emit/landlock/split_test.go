@@ -1,0 +1,201 @@
+package landlock
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/emit"
+	"github.com/jp-policy/jp-policy/emit/internal/emittest"
+)
+
+// governing are the rights on a directory that act on its entries
+// (creating, removing, renaming them) rather than on what is beneath.
+var governing = RRemoveDir | RRemoveFile | RMakeDir | RMakeReg | RMakeSym | RRefer |
+	bit(MakeChar) | bit(MakeBlock) | bit(MakeFifo) | bit(MakeSock)
+
+// oracle is an independent, deliberately naive RFD 076 evaluator over
+// lexical paths: the longest matching rule path wins, the later on ties.
+type oracle struct {
+	paths []string // lexical, "" = root
+	caps  []emit.Caps
+}
+
+func (o oracle) rights(rel string) Rights {
+	best, bestLen := -1, -1
+	for i, p := range o.paths {
+		match := p == "" || rel == p || strings.HasPrefix(rel, p+"/")
+		n := len(strings.Split(p, "/"))
+		if p == "" {
+			n = 0
+		}
+		if match && n >= bestLen {
+			best, bestLen = i, n
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	return RightsOf(o.caps[best])
+}
+
+// effective is what Landlock grants on rel: the union of the grants on it
+// and on its ancestors.
+func effective(root string, grants []PathRule, rel string) Rights {
+	abs := root
+	if rel != "" {
+		abs = root + "/" + rel
+	}
+	var r Rights
+	for _, g := range grants {
+		if abs == g.Path || strings.HasPrefix(abs, g.Path+"/") {
+			x, _ := ParseRights(g.Access)
+			r |= x
+		}
+	}
+	return r
+}
+
+var names = []string{"a", "b", ".env"}
+
+// TestSplitNeverWidens is the property the OS layer owes the policy: for
+// random rule sets over random small trees, no existing path gets a
+// Landlock right its winning rule does not give, no directory carries an
+// entry-governing right that one of its entries' rules withholds, and
+// every existing file gets exactly its rule's file rights (the split is
+// not allowed to buy safety by granting nothing).
+func TestSplitNeverWidens(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 76))
+	for iter := 0; iter < 250; iter++ {
+		root := emittest.TempRoot(t)
+		var dirs, files []string
+		var grow func(rel string, depth int)
+		grow = func(rel string, depth int) {
+			for _, n := range names {
+				child := n
+				if rel != "" {
+					child = rel + "/" + n
+				}
+				switch rng.IntN(3) {
+				case 0: // absent
+				case 1:
+					files = append(files, child)
+					if err := os.WriteFile(filepath.Join(root, child), nil, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				case 2:
+					dirs = append(dirs, child)
+					if err := os.Mkdir(filepath.Join(root, child), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if depth < 3 {
+						grow(child, depth+1)
+					}
+				}
+			}
+		}
+		grow("", 1)
+		// Rule paths: any existing path, or a made-up missing one.
+		candidates := append(append([]string{""}, dirs...), files...)
+		candidates = append(candidates, "a/missing", "b/.env", "a/b/a")
+		var rules []emittest.Rule
+		o := oracle{}
+		for k := 1 + rng.IntN(5); k > 0; k-- {
+			p := candidates[rng.IntN(len(candidates))]
+			var cs string
+			for _, c := range "rcudx" {
+				if rng.IntN(2) == 0 {
+					cs += string(c)
+				}
+			}
+			rules = append(rules, emittest.Rule{Path: p, Caps: cs})
+		}
+		tool := emittest.Tool(t, "prop", root, rules)
+		for _, r := range tool.Access.FS {
+			o.paths = append(o.paths, r.LexicalPath)
+			o.caps = append(o.caps, emit.CapsOf(r))
+		}
+		m, err := Build(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := func() string { return "rules " + describeRules(rules) + " dirs " + strings.Join(dirs, ",") + " files " + strings.Join(files, ",") }
+
+		isDir := map[string]bool{"": true}
+		for _, d := range dirs {
+			isDir[d] = true
+		}
+		for _, p := range append(append([]string{""}, dirs...), files...) {
+			eff, want := effective(root, m.FS, p), o.rights(p)
+			if !isDir[p] {
+				eff &= FileRights
+				if eff != want&FileRights {
+					t.Fatalf("file %q: effective %v, rule gives %v; %s", p, eff.Names(), (want & FileRights).Names(), desc())
+				}
+			}
+			if eff&^want != 0 {
+				t.Fatalf("%q: effective %v exceeds rule's %v; %s", p, eff.Names(), want.Names(), desc())
+			}
+		}
+		// A rule path missing today may be created later, as a file or a
+		// directory: whatever its nearest existing ancestor carries will
+		// reach it then.
+		exists := map[string]bool{"": true}
+		for _, p := range append(append([]string{}, dirs...), files...) {
+			exists[p] = true
+		}
+		for _, r := range rules {
+			if exists[r.Path] {
+				continue
+			}
+			a := r.Path
+			for !exists[a] {
+				if a = filepath.Dir(a); a == "." {
+					a = ""
+				}
+			}
+			if !isDir[a] {
+				continue // beneath a file: cannot come to exist
+			}
+			if eff := effective(root, m.FS, a); eff&^o.rights(r.Path) != 0 {
+				t.Fatalf("missing %q: its ancestor %q carries %v, its rule gives %v; %s", r.Path, a, eff.Names(), o.rights(r.Path).Names(), desc())
+			}
+		}
+		// Entry-governing rights on a directory must be allowed by the
+		// rule of every entry they could act on, existing or named by a
+		// rule.
+		children := append(append([]string{}, dirs...), files...)
+		for _, r := range rules {
+			if r.Path != "" {
+				children = append(children, r.Path)
+			}
+		}
+		for _, c := range children {
+			parent := filepath.Dir(c)
+			if parent == "." {
+				parent = ""
+			}
+			if !isDir[parent] {
+				continue
+			}
+			g := effective(root, m.FS, parent) & governing
+			if g&^o.rights(c) != 0 {
+				t.Fatalf("dir %q carries %v over entry %q whose rule gives %v; %s", parent, g.Names(), c, o.rights(c).Names(), desc())
+			}
+		}
+	}
+}
+
+func describeRules(rs []emittest.Rule) string {
+	var s []string
+	for _, r := range rs {
+		p := r.Path
+		if p == "" {
+			p = "."
+		}
+		s = append(s, p+"="+r.Caps)
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,45 @@
+package emit
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func p[T any](v T) *T { return &v }
+
+func TestPlanNet(t *testing.T) {
+	tests := []struct {
+		name   string
+		rules  []policy.NetRule
+		ports  []uint16
+		status []Status
+	}{
+		{"none", nil, nil, nil},
+		{"https default", []policy.NetRule{{Host: "a", Scheme: p("https"), Allow: true}}, []uint16{443}, []Status{Degraded}},
+		{"explicit port beats scheme", []policy.NetRule{{Host: "a", Scheme: p("https"), Port: p(uint16(8443)), Allow: true}}, []uint16{8443}, []Status{Degraded}},
+		{"unknown scheme fails closed", []policy.NetRule{{Host: "a", Scheme: p("gopher"), Allow: true}}, nil, []Status{Degraded}},
+		{"no port no scheme fails closed", []policy.NetRule{{Host: "a", Allow: true}}, nil, []Status{Degraded}},
+		{"port zero opens nothing", []policy.NetRule{{Host: "a", Port: p(uint16(0)), Allow: true}}, nil, []Status{Degraded}},
+		{"deny on closed port enforced", []policy.NetRule{{Host: "a", Scheme: p("http"), Allow: true}, {Host: "b", Port: p(uint16(22))}}, []uint16{80}, []Status{Degraded, Enforced}},
+		{"deny on open port cooperative", []policy.NetRule{{Host: "a", Scheme: p("https"), Allow: true}, {Host: "b", Scheme: p("https")}}, []uint16{443}, []Status{Degraded, Cooperative}},
+		{"deny without port, nothing open", []policy.NetRule{{Host: "b"}}, nil, []Status{Enforced}},
+		{"sorted, deduplicated", []policy.NetRule{{Host: "a", Port: p(uint16(9000)), Allow: true}, {Host: "b", Scheme: p("wss"), Allow: true}, {Host: "c", Port: p(uint16(443)), Allow: true}}, []uint16{443, 9000}, []Status{Degraded, Degraded, Degraded}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := PlanNet(tt.rules)
+			if !reflect.DeepEqual(plan.Ports, tt.ports) {
+				t.Errorf("ports = %v, want %v", plan.Ports, tt.ports)
+			}
+			var got []Status
+			for _, c := range NetClauses(plan, "X", 4) {
+				got = append(got, c.Status)
+			}
+			if !reflect.DeepEqual(got, tt.status) {
+				t.Errorf("statuses = %v, want %v", got, tt.status)
+			}
+		})
+	}
+}
