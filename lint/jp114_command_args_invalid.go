@@ -1,0 +1,43 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP114", Name: "command-args-invalid", Severity: diag.Error,
+		Title: "`\"**\"` anywhere but last in a command's `args` prefix",
+		Description: "In `access.commands.<program>.args` each entry is an argument prefix; a final `\"**\"` allows any remaining arguments (RFD 075). " +
+			"Elsewhere `\"**\"` has no meaning, and guessing one (\"any one argument\"? \"any run\"?) could allow invocations the author did not intend, so the rule is rejected.",
+		Fix:   "Move `\"**\"` to the end of the prefix, or list the allowed argument lists one by one.",
+		check: checkCommandArgs,
+	})
+}
+
+func checkCommandArgs(p *pass) {
+	for _, t := range sortedTools(p.l) {
+		if t.Access == nil {
+			continue
+		}
+		progs := make([]string, 0, len(t.Access.Commands))
+		for k := range t.Access.Commands {
+			progs = append(progs, k)
+		}
+		sort.Strings(progs)
+		for _, prog := range progs {
+			c := t.Access.Commands[prog]
+			if c == nil {
+				continue
+			}
+			if err := policy.ValidateCommandArgs(c.Args); err != nil {
+				p.report(keyPos(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
+					"put \"**\" only at the end of an args prefix")
+			}
+		}
+	}
+}

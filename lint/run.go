@@ -1,0 +1,154 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/diag"
+)
+
+// Approvals is what lint needs of the approvals store (RFD D43): the
+// approved canonical target of an external rule's workspace-relative path.
+type Approvals interface {
+	Lookup(rulePath string) (target string, ok bool)
+}
+
+// Options tune one lint run.
+type Options struct {
+	// Approvals is consulted for external rules; nil means "no approvals",
+	// so every reachable external target is reported as unapproved.
+	Approvals Approvals
+	// Ignore lists rule IDs to drop (--ignore). IDs of rules that are not
+	// suppressible are kept regardless; see ValidateIgnore.
+	Ignore []string
+	// Home is the user's home directory, for `~/` in sensitive paths and
+	// for naming files in messages. Empty disables home-relative checks.
+	Home string
+	// Getenv reads the environment (for locating JP's user config and data
+	// directories); nil means no variables are set.
+	Getenv func(string) string
+	// ApprovalsFile is the approvals store in use, when it is not in the
+	// default place; lint warns about mounts that can write it.
+	ApprovalsFile string
+}
+
+// pass is what one rule's check sees.
+type pass struct {
+	l    *config.Loaded
+	opts Options
+	rule *Rule
+	st   *state
+	out  []diag.Diagnostic
+}
+
+// report records a finding of the running rule.
+func (p *pass) report(pos diag.Position, msg, help string, related ...diag.Related) {
+	p.out = append(p.out, diag.Diagnostic{
+		Pos: pos, Severity: p.rule.Severity, Rule: p.rule.ID,
+		Message: msg, Help: help, Related: related,
+	})
+}
+
+// Run checks a loaded config and returns every finding, the loader's
+// diagnostics included, sorted by file, line, column and rule. Suppressed
+// findings are left out; malformed suppressions are reported.
+func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
+	if l == nil {
+		return nil
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	st := newState(l, opts)
+	var all []diag.Diagnostic
+	all = append(all, l.Diagnostics...)
+	for _, r := range Rules() {
+		rr := registry[r.ID]
+		if rr.check == nil {
+			continue
+		}
+		p := &pass{l: l, opts: opts, rule: rr, st: st}
+		rr.check(p)
+		all = append(all, p.out...)
+	}
+	sup := parseSuppressions(l.Files)
+	all = sup.apply(all, opts.Ignore)
+	Sort(all)
+	return dedupe(all)
+}
+
+// Sort orders findings by file, line, column, rule and message.
+func Sort(ds []diag.Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}
+
+// dedupe drops exact repeats, which arise when one file is merged into
+// the config more than once (for example through two `extends` globs).
+func dedupe(ds []diag.Diagnostic) []diag.Diagnostic {
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && sameFinding(ds[i-1], d) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func sameFinding(a, b diag.Diagnostic) bool {
+	return a.Pos == b.Pos && a.Rule == b.Rule && a.Message == b.Message && a.Severity == b.Severity
+}
+
+// sortedTools returns the merged tools in name order, so findings and
+// their order do not depend on map iteration.
+func sortedTools(l *config.Loaded) []*config.Tool {
+	names := make([]string, 0, len(l.Tools))
+	for n := range l.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]*config.Tool, 0, len(names))
+	for _, n := range names {
+		if t := l.Tools[n]; t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// keyPos returns the position of key inside a rule, or the rule's own
+// position when the key was not written (or positions are missing).
+func keyPos(keys config.Keys, key string, fallback diag.Position) diag.Position {
+	if p, ok := keys[key]; ok && !p.IsZero() {
+		return p
+	}
+	return fallback
+}
+
+// sourceKind classifies a tool's merged `source`: "builtin", "mcp" or
+// "local" (anything else, including unset).
+func sourceKind(s string) string {
+	s = strings.TrimSpace(s)
+	for _, k := range []string{"builtin", "mcp"} {
+		if s == k || strings.HasPrefix(s, k+".") || strings.HasPrefix(s, k+":") {
+			return k
+		}
+	}
+	return "local"
+}
