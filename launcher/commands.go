@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -59,104 +58,26 @@ func tomlKey(k string) string {
 	return k
 }
 
-// CheckCommand decides whether argv may run under commands. A nil map
-// allows any program (RFD 075). A rule key without '/' names a program as
-// PATH finds it: it matches when argv[0] resolves to the same file as the
-// key does, so `./git` in the workspace is not `git`. A key with '/'
-// matches the program's resolved path. resolved is argv[0] resolved
-// against PATH. It returns the matched rule (nil when commands is nil).
+// CheckCommand decides whether argv may run under commands, with RFD
+// 075's semantics as implemented by policy.MatchCommand (a nil map allows
+// any program; a bare-name key matches the base name of argv[0] or of the
+// resolved path, an absolute key the path itself; a final "**" in an args
+// prefix allows any rest). resolved is argv[0] resolved against PATH. It
+// returns the rule that allowed the program (nil when commands is nil).
 func CheckCommand(tool string, commands map[string]policy.CommandRule, argv []string, resolved string) (*policy.CommandRule, error) {
 	if commands == nil {
 		return nil, nil
 	}
-	keys := make([]string, 0, len(commands))
-	for k := range commands {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // deterministic messages when several keys match
-	target := canonical(resolved)
-	var (
-		nameKey string
-		nameHit *policy.CommandRule
-	)
-	for _, k := range keys {
-		if !programMatches(k, target) {
-			continue
-		}
-		rule := commands[k]
-		if argsAllowed(rule.Args, argv[1:]) {
-			return &rule, nil
-		}
-		if nameKey == "" {
-			nameKey, nameHit = k, &rule
-		}
+	key, ok := policy.MatchCommand(commands, argv, resolved)
+	if ok {
+		rule := commands[key]
+		return &rule, nil
 	}
 	e := &CommandDeniedError{Tool: tool, Program: argv[0], Path: resolved, Args: argv[1:]}
-	if nameHit != nil {
-		e.Key, e.Allowed = nameKey, nameHit.Args
+	if key != "" {
+		e.Key, e.Allowed = key, commands[key].Args
 	}
 	return nil, e
-}
-
-func programMatches(key, target string) bool {
-	if target == "" {
-		return false
-	}
-	if strings.ContainsRune(key, '/') {
-		return canonical(key) == target
-	}
-	p, err := lookPath(key)
-	if err != nil {
-		return false
-	}
-	return canonical(p) == target
-}
-
-// canonical resolves symlinks so that /bin/sh and /usr/bin/sh compare
-// equal; it returns "" when the path cannot be resolved.
-func canonical(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return ""
-	}
-	c, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return ""
-	}
-	return c
-}
-
-// argsAllowed applies RFD 075's argument prefixes: nil allows anything; a
-// prefix ending in "**" matches any arguments that start with the rest of
-// it; any other entry must equal the arguments exactly.
-func argsAllowed(prefixes [][]string, args []string) bool {
-	if prefixes == nil {
-		return true
-	}
-	for _, p := range prefixes {
-		if n := len(p); n > 0 && p[n-1] == "**" {
-			if len(args) >= n-1 && equal(p[:n-1], args[:n-1]) {
-				return true
-			}
-			continue
-		}
-		if equal(p, args) {
-			return true
-		}
-	}
-	return false
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // lookPath resolves a program name the way the child's execve will see

@@ -26,7 +26,7 @@ func envInputHash(name string) string {
 // exact beats prefix at equal length); otherwise the minimal set does.
 // An explicit `read = false` rule therefore removes even PATH.
 func envAllowed(env landlock.Env, name string) bool {
-	if allowed, matched := matchEnv(env.Rules, name); matched {
+	if rule, allowed := policy.MatchEnv(env.Rules, name); rule != nil {
 		return allowed
 	}
 	for _, m := range env.Minimal {
@@ -73,7 +73,7 @@ func FilterEnv(environ []string, env landlock.Env, cmd *policy.CommandRule) []st
 // inMinimal reports whether name reaches the child through the minimal
 // set rather than through an env rule.
 func inMinimal(env landlock.Env, name string) bool {
-	if _, matched := matchEnv(env.Rules, name); matched {
+	if rule, _ := policy.MatchEnv(env.Rules, name); rule != nil {
 		return false
 	}
 	for _, m := range env.Minimal {

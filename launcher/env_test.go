@@ -80,25 +80,3 @@ func TestFilterEnv(t *testing.T) {
 		})
 	}
 }
-
-func TestMatchEnvTies(t *testing.T) {
-	tests := []struct {
-		rules            []policy.EnvRule
-		name             string
-		allowed, matched bool
-	}{
-		{nil, "X", false, false},
-		{[]policy.EnvRule{{Name: "A*", Read: true}, {Name: "AB*", Read: false}}, "ABC", false, true},
-		{[]policy.EnvRule{{Name: "AB*", Read: true}, {Name: "AB", Read: false}}, "AB", false, true},
-		{[]policy.EnvRule{{Name: "AB", Read: true}, {Name: "AB*", Read: false}}, "AB", true, true},
-		{[]policy.EnvRule{{Name: "AB", Read: true}, {Name: "AB", Read: false}}, "AB", false, true},
-		{[]policy.EnvRule{{Name: "*", Read: true}}, "ANY", true, true},
-		{[]policy.EnvRule{{Name: "AB", Read: true}}, "ABC", false, false},
-	}
-	for _, tt := range tests {
-		a, m := matchEnv(tt.rules, tt.name)
-		if a != tt.allowed || m != tt.matched {
-			t.Errorf("matchEnv(%v, %q) = %v, %v; want %v, %v", tt.rules, tt.name, a, m, tt.allowed, tt.matched)
-		}
-	}
-}

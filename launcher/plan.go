@@ -14,10 +14,6 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// minimalEnv is RFD 075's minimal environment, used where a platform's
-// manifest does not carry its own copy.
-var minimalEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_*"}
-
 // Options is one `jp-policy exec` invocation.
 type Options struct {
 	// Workspace is the workspace root; "" finds it from the current
@@ -177,7 +173,7 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		envAllow = landlock.Env{Minimal: minimalEnv, Rules: loc.Env}
+		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
 		switch o.Platform {
 		case "linux":

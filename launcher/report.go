@@ -51,9 +51,11 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need))
 			}
 		}
-		if p.Manifest.Net.Restrict {
-			writeClause(&b, string(emit.Enforced), "net.tcp", tcpSummary(p.Manifest.Net.ConnectTCP, p.Manifest.Net.BindTCP), "")
+		if p.Manifest.Net.Restrict && !hasCooperativeNet(p.Manifest.Clauses) {
 			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
+		}
+		if len(p.Manifest.Masks) > 0 {
+			writeClause(&b, string(emit.Enforced), "masks", "narrowed paths "+strings.Join(p.Manifest.Masks, ", "), "by the split grants; this launcher does not mount masks")
 		}
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
@@ -85,25 +87,22 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 }
 
 func writeClause(b *strings.Builder, status, id, what, how string) {
-	fmt.Fprintf(b, "  %-11s %-22s %s", status, id, what)
+	fmt.Fprintf(b, "  %-11s %-26s %s", status, id, what)
 	if how != "" {
 		fmt.Fprintf(b, " (%s)", how)
 	}
 	b.WriteString("\n")
 }
 
-func tcpSummary(connect, bind []uint16) string {
-	part := func(verb string, ports []uint16) string {
-		if len(ports) == 0 {
-			return verb + " denied"
+// hasCooperativeNet reports whether the manifest already says which net
+// parts are cooperative-only.
+func hasCooperativeNet(cs []emit.Clause) bool {
+	for _, c := range cs {
+		if strings.HasPrefix(c.ID, "net") && c.Status == emit.Cooperative && strings.Contains(c.How+c.What, "host") {
+			return true
 		}
-		s := make([]string, len(ports))
-		for i, p := range ports {
-			s[i] = fmt.Sprint(p)
-		}
-		return verb + " only to port " + strings.Join(s, ",")
 	}
-	return "TCP " + part("connect", connect) + ", " + part("bind", bind)
+	return false
 }
 
 func orNone(s string) string {

@@ -50,20 +50,20 @@ func readWinJob(path string) (*WinJob, error) {
 // Job object constants from winnt.h, kept here so the attribute builder
 // is testable on any OS.
 const (
-	jobLimitActiveProcess          = 0x00000008
-	jobLimitDieOnUnhandledExc      = 0x00000400
-	jobLimitKillOnJobClose         = 0x00002000
-	jobUILimitHandles              = 0x00000001
-	jobUILimitReadClipboard        = 0x00000002
-	jobUILimitWriteClipboard       = 0x00000004
-	jobUILimitSystemParameters     = 0x00000008
-	jobUILimitDisplaySettings      = 0x00000010
-	jobUILimitGlobalAtoms          = 0x00000020
-	jobUILimitDesktop              = 0x00000040
-	jobUILimitExitWindows          = 0x00000080
-	createSuspended                = 0x00000004
-	createUnicodeEnvironment       = 0x00000400
-	createNewProcessGroup          = 0x00000200
+	jobLimitActiveProcess      = 0x00000008
+	jobLimitDieOnUnhandledExc  = 0x00000400
+	jobLimitKillOnJobClose     = 0x00002000
+	jobUILimitHandles          = 0x00000001
+	jobUILimitReadClipboard    = 0x00000002
+	jobUILimitWriteClipboard   = 0x00000004
+	jobUILimitSystemParameters = 0x00000008
+	jobUILimitDisplaySettings  = 0x00000010
+	jobUILimitGlobalAtoms      = 0x00000020
+	jobUILimitDesktop          = 0x00000040
+	jobUILimitExitWindows      = 0x00000080
+	createSuspended            = 0x00000004
+	createUnicodeEnvironment   = 0x00000400
+	createNewProcessGroup      = 0x00000200
 )
 
 var uiLimitByName = map[string]uint32{

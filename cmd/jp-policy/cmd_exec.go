@@ -24,6 +24,12 @@ type ExecCmd struct {
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code: a usage mistake is exitUsage, any refusal exitFail.
 func (c *ExecCmd) Run(g *Globals) error {
+	argv := c.Command
+	// kong's passthrough keeps the "--" that ends the flags; drop exactly
+	// that one, so a later "--" still reaches the child.
+	if len(argv) > 0 && argv[0] == "--" {
+		argv = argv[1:]
+	}
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,
@@ -32,7 +38,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		BestEffort: c.BestEffort,
 		RequireABI: c.RequireABI,
 		DryRun:     c.DryRun,
-		Argv:       c.Command,
+		Argv:       argv,
 		Environ:    os.Environ(),
 		Platform:   runtime.GOOS,
 	}, g.Stdout, g.Stderr)
