@@ -19,13 +19,14 @@ import (
 // are refused.
 func (c *Checker) CheckFS(cp Capability, input string) Decision {
 	if cp < Read || cp > Execute {
-		return Decision{Err: &InputError{Resource: "fs", Input: input, Msg: "unknown capability"}}
+		return Decision{Err: &InputError{Resource: "fs", Input: input, Msg: "unknown capability"}, Asked: "unknown capability on fs " + strconv.Quote(input)}
 	}
+	asked := cp.String() + " on fs " + strconv.Quote(input)
 	r, err := resolveLexicalInput(c.root, input)
 	if err != nil {
-		return Decision{Err: err}
+		return Decision{Err: err, Asked: asked}
 	}
-	d := Decision{Resolved: r.Abs}
+	d := Decision{Resolved: r.Abs, Asked: asked}
 	unrestricted := c.p == nil || len(c.p.FS) == 0
 	if !unrestricted {
 		d.Grants = c.fsGrants(cp)
@@ -118,10 +119,11 @@ func (c *Checker) DecideFS(cp Capability, key string) (rule int, allowed bool) {
 func (c *Checker) CheckNet(rawURL string) Decision {
 	t, err := parseNetTarget(rawURL)
 	if err != nil {
-		return Decision{Err: &InputError{Resource: "net", Input: rawURL, Msg: err.Error()}}
+		return Decision{Err: &InputError{Resource: "net", Input: rawURL, Msg: err.Error()}, Asked: "connect to " + strconv.Quote(rawURL)}
 	}
+	asked := "connect to " + strconv.Quote(t.String())
 	if c.p == nil || len(c.p.Net) == 0 {
-		return Decision{Allowed: true}
+		return Decision{Allowed: true, Asked: asked}
 	}
 	best, bestSpec := -1, -1
 	for i := range c.net {
@@ -129,7 +131,7 @@ func (c *Checker) CheckNet(rawURL string) Decision {
 			best, bestSpec = i, c.net[i].spec
 		}
 	}
-	d := Decision{}
+	d := Decision{Asked: asked}
 	for _, r := range c.p.Net {
 		if r.Allow {
 			d.Grants = append(d.Grants, describeNetRule(r))
@@ -166,12 +168,13 @@ func (t netTarget) String() string {
 // environment rules, see MatchEnv). An empty env list is unrestricted.
 func (c *Checker) CheckEnv(name string) Decision {
 	if err := validateEnvTarget(name); err != nil {
-		return Decision{Err: &InputError{Resource: "env", Input: name, Msg: err.Error()}}
+		return Decision{Err: &InputError{Resource: "env", Input: name, Msg: err.Error()}, Asked: "read of env " + strconv.Quote(name)}
 	}
+	asked := "read of env " + strconv.Quote(name)
 	if c.p == nil || len(c.p.Env) == 0 {
-		return Decision{Allowed: true}
+		return Decision{Allowed: true, Asked: asked}
 	}
-	d := Decision{}
+	d := Decision{Asked: asked}
 	for _, r := range c.p.Env {
 		if r.Read {
 			d.Grants = append(d.Grants, r.Name)
@@ -197,21 +200,22 @@ func (c *Checker) CheckEnv(name string) Decision {
 // config path (RFD 078). Config is default-deny even for an unrestricted
 // tool: no rules means no config access.
 func (c *Checker) CheckConfig(op, path string) Decision {
+	asked := op + " on config " + strconv.Quote(path)
 	if err := validateConfigOp(op); err != nil {
-		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: err.Error()}}
+		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: err.Error()}, Asked: asked}
 	}
 	if err := ValidateConfigPath(path); err != nil || strings.IndexByte(path, '*') >= 0 {
 		msg := "a config path to check cannot contain '*'"
 		if err != nil {
 			msg = err.Error()
 		}
-		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: msg}}
+		return Decision{Err: &InputError{Resource: "config", Input: path, Msg: msg}, Asked: asked}
 	}
 	var rules []ConfigRule
 	if c.p != nil {
 		rules = c.p.Config
 	}
-	d := Decision{}
+	d := Decision{Asked: asked}
 	for _, r := range rules {
 		if r.GrantsOp(op) {
 			d.Grants = append(d.Grants, r.Path)
@@ -238,18 +242,19 @@ func (c *Checker) CheckConfig(op, path string) Decision {
 // absolute path or by the real program's name can match.
 func (c *Checker) CheckCommand(argv []string) Decision {
 	if len(argv) == 0 || argv[0] == "" {
-		return Decision{Err: &InputError{Resource: "command", Input: "", Msg: "no program given"}}
+		return Decision{Err: &InputError{Resource: "command", Input: "", Msg: "no program given"}, Asked: "run of an empty command"}
 	}
+	asked := "run of " + strconv.Quote(strings.Join(argv, " "))
 	for _, a := range argv {
 		if strings.IndexByte(a, 0) >= 0 {
-			return Decision{Err: &InputError{Resource: "command", Input: argv[0], Msg: "an argument contains a NUL byte"}}
+			return Decision{Err: &InputError{Resource: "command", Input: argv[0], Msg: "an argument contains a NUL byte"}, Asked: asked}
 		}
 	}
 	if c.p == nil || c.p.Commands == nil {
-		return Decision{Allowed: true}
+		return Decision{Allowed: true, Asked: asked}
 	}
 	resolved := ResolveProgram(argv[0])
-	d := Decision{Grants: commandKeys(c.p.Commands)}
+	d := Decision{Grants: commandKeys(c.p.Commands), Asked: asked}
 	program, ok := MatchCommand(c.p.Commands, argv, resolved)
 	if program != "" {
 		d.Rule = CommandMatch{Program: program, CommandRule: c.p.Commands[program]}

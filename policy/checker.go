@@ -19,7 +19,7 @@ type Checker struct {
 	// fsGrantsBy holds, per capability, the rule paths granting it; shared
 	// read-only by every Decision (clipped, so appends copy).
 	fsGrantsBy [Execute + 1][]string
-	net    []netRuleC
+	net        []netRuleC
 }
 
 // NewChecker validates p and indexes it for root, which must exist; it is

@@ -9,9 +9,9 @@ import (
 
 // Config operations of RFD 078.
 const (
-	ConfigRead   = "read"
+	ConfigRead    = "read"
 	ConfigWriteOp = "write"
-	ConfigDelete = "delete"
+	ConfigDelete  = "delete"
 )
 
 // Apply modes of RFD 078.

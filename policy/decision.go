@@ -21,6 +21,9 @@ type Decision struct {
 	// for the root), net rule patterns, env names, config paths, program
 	// names.
 	Grants []string
+	// Asked describes the request for human output ("read on fs
+	// \"src/lib.rs\""); not part of the JSON form.
+	Asked string
 }
 
 // CommandMatch is the wire form of a matched command rule: the rule plus

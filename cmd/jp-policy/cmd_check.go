@@ -1,11 +1,176 @@
 package main
 
-import "errors"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 
-// CheckCmd is a placeholder until its issue lands.
-type CheckCmd struct{}
+	"github.com/alecthomas/kong"
 
-// Run reports that the command is not built yet.
-func (c *CheckCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("check: not implemented yet"))
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// compileToolPolicy compiles one tool's policy from the config layers and
+// the approvals store; the compiler package sets it. root is the canonical
+// workspace root; a nil access is an unrestricted tool. approvalsFile is
+// "" for JP's default location.
+var compileToolPolicy func(g *Globals, workspace, tool, approvalsFile string) (root string, access *policy.AccessPolicy, err error)
+
+// CheckCmd asks the policy engine one question. Exit 0 = allowed, 1 =
+// denied or rejected, 2 = usage or config error.
+type CheckCmd struct {
+	Workspace string `help:"Workspace root (default: found from the current directory)." placeholder:"DIR"`
+	Tool      string `help:"Tool whose compiled policy to check against." placeholder:"NAME"`
+	Approvals string `help:"Approvals store to use instead of JP's (honours $JP_USER_DATA_DIR)." placeholder:"FILE" type:"path"`
+	Root      string `help:"Workspace root for --access." placeholder:"DIR"`
+	Access    string `help:"File holding an access object as a JP tool receives it ('-' for stdin); skips config." placeholder:"FILE"`
+	JSON      bool   `name:"json" help:"Print one JSON object."`
+
+	Fs      CheckFsCmd      `cmd:"" name:"fs" help:"Check a filesystem capability on a workspace-relative path."`
+	Net     CheckNetCmd     `cmd:"" help:"Check a network request URL."`
+	Env     CheckEnvCmd     `cmd:"" help:"Check reading an environment variable."`
+	Config  CheckConfigCmd  `cmd:"" help:"Check a config operation on a dot-separated config path."`
+	Command CheckCommandCmd `cmd:"" help:"Check spawning a command: check ... command -- ARGV..."`
+}
+
+// AfterApply makes the parsed flags available to the subcommand's Run.
+func (c *CheckCmd) AfterApply(ctx *kong.Context) error {
+	ctx.Bind(c)
+	return nil
+}
+
+// CheckFsCmd is `check fs OP PATH`.
+type CheckFsCmd struct {
+	Op   string `arg:"" enum:"read,create,update,delete,execute" help:"read, create, update, delete or execute."`
+	Path string `arg:"" help:"Workspace-relative path."`
+}
+
+// CheckNetCmd is `check net URL`.
+type CheckNetCmd struct {
+	URL string `arg:"" name:"url" help:"Absolute URL."`
+}
+
+// CheckEnvCmd is `check env NAME`.
+type CheckEnvCmd struct {
+	Name string `arg:"" help:"Variable name."`
+}
+
+// CheckConfigCmd is `check config OP PATH`.
+type CheckConfigCmd struct {
+	Op   string `arg:"" enum:"read,write,delete" help:"read, write or delete."`
+	Path string `arg:"" help:"Dot-separated config path."`
+}
+
+// CheckCommandCmd is `check command -- ARGV...`.
+type CheckCommandCmd struct {
+	Argv []string `arg:"" passthrough:"" help:"Program and arguments."`
+}
+
+func (c *CheckFsCmd) Run(g *Globals, cc *CheckCmd) error {
+	var cp policy.Capability
+	for _, x := range policy.Capabilities {
+		if x.String() == c.Op {
+			cp = x
+		}
+	}
+	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckFS(cp, c.Path) })
+}
+
+func (c *CheckNetCmd) Run(g *Globals, cc *CheckCmd) error {
+	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckNet(c.URL) })
+}
+
+func (c *CheckEnvCmd) Run(g *Globals, cc *CheckCmd) error {
+	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckEnv(c.Name) })
+}
+
+func (c *CheckConfigCmd) Run(g *Globals, cc *CheckCmd) error {
+	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckConfig(c.Op, c.Path) })
+}
+
+func (c *CheckCommandCmd) Run(g *Globals, cc *CheckCmd) error {
+	argv := c.Argv
+	if len(argv) > 0 && argv[0] == "--" {
+		argv = argv[1:]
+	}
+	if len(argv) == 0 {
+		return fail(exitUsage, errors.New("check command: give the command after --"))
+	}
+	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckCommand(argv) })
+}
+
+// decide builds the checker, asks, prints and maps the answer to an exit
+// code.
+func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision) error {
+	root, access, err := c.load(g)
+	if err != nil {
+		return err
+	}
+	k, err := policy.NewChecker(root, access)
+	if err != nil {
+		return fail(exitUsage, fmt.Errorf("check: %w", err))
+	}
+	d := ask(k)
+	if c.JSON {
+		out, err := json.Marshal(d)
+		if err != nil {
+			return fail(exitIntern, err)
+		}
+		fmt.Fprintf(g.Stdout, "%s\n", out)
+	} else {
+		fmt.Fprint(g.Stdout, d.Human())
+	}
+	if !d.Allowed {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// load returns the workspace root and the tool's access object, from
+// --access or from the compile pipeline.
+func (c *CheckCmd) load(g *Globals) (string, *policy.AccessPolicy, error) {
+	if c.Access != "" {
+		if c.Tool != "" || c.Workspace != "" || c.Approvals != "" {
+			return "", nil, fail(exitUsage, errors.New("check: --access takes --root, not --tool, --workspace or --approvals"))
+		}
+		if c.Root == "" {
+			return "", nil, fail(exitUsage, errors.New("check: --access needs --root DIR, the workspace root the access object was compiled for"))
+		}
+		data, err := readAccess(g, c.Access)
+		if err != nil {
+			return "", nil, fail(exitUsage, fmt.Errorf("check: %w", err))
+		}
+		access, err := policy.ParseAccess(data)
+		if err != nil {
+			return "", nil, fail(exitUsage, fmt.Errorf("check: %s: %w", c.Access, err))
+		}
+		return c.Root, access, nil
+	}
+	if c.Root != "" {
+		return "", nil, fail(exitUsage, errors.New("check: --root is only for --access; use --workspace"))
+	}
+	if c.Tool == "" {
+		return "", nil, fail(exitUsage, errors.New("check: give --tool NAME (or --root DIR --access FILE)"))
+	}
+	if compileToolPolicy == nil {
+		return "", nil, fail(exitUsage, errors.New("check: compiling a tool's policy from config is not available in this build; use --root DIR --access FILE"))
+	}
+	root, access, err := compileToolPolicy(g, c.Workspace, c.Tool, c.Approvals)
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return "", nil, err
+		}
+		return "", nil, fail(exitUsage, fmt.Errorf("check: %w", err))
+	}
+	return root, access, nil
+}
+
+func readAccess(g *Globals, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(io.LimitReader(g.Stdin, 64<<20))
+	}
+	return os.ReadFile(name)
 }
