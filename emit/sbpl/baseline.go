@@ -1,0 +1,52 @@
+package sbpl
+
+// group is one named part of the macOS process-start baseline; each is a
+// clause ("baseline.<name>") so `explain` can say why a path is reachable.
+type group struct {
+	id    string
+	what  string
+	rules []string // complete SBPL forms
+}
+
+// systemExec lists where macOS keeps its own programs and libraries.
+var systemExec = []string{"/bin", "/sbin", "/usr", "/System", "/Library/Apple"}
+
+// baseline is what any program needs to start on macOS under
+// (deny default): dyld reads the shared cache and system libraries, libc
+// asks opendirectoryd for the user record, Security asks trustd to verify
+// TLS, and everything logs.
+var baseline = []group{
+	{"baseline.process", "fork, inspect and signal processes of the same sandbox; read sysctls", []string{
+		`(allow process-fork)`,
+		`(allow process-info* (target same-sandbox))`,
+		`(allow signal (target same-sandbox))`,
+		`(allow sysctl-read)`,
+	}},
+	{"baseline.runtime", "read, map and execute the system's programs and libraries (dyld shared cache included)", []string{
+		`(allow file-read* ` + subpaths(systemExec) + ` (subpath "/private/var/db/dyld") (subpath "/System/Volumes/Preboot/Cryptexes"))`,
+		`(allow file-map-executable ` + subpaths(systemExec) + ` (subpath "/System/Volumes/Preboot/Cryptexes"))`,
+		`(allow process-exec ` + subpaths(systemExec) + `)`,
+	}},
+	{"baseline.services", "the system services libc and Security use: user lookup, logging, notifications, TLS trust", []string{
+		`(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.system.logger") (global-name "com.apple.logd") (global-name "com.apple.system.notification_center") (global-name "com.apple.trustd.agent") (global-name "com.apple.SecurityServer"))`,
+	}},
+	{"baseline.etc", "user, host, service, time zone and TLS configuration under /private/etc", []string{
+		`(allow file-read* (literal "/private/etc/passwd") (literal "/private/etc/group") (literal "/private/etc/hosts") (literal "/private/etc/services") (literal "/private/etc/protocols") (literal "/private/etc/localtime") (subpath "/private/var/db/timezone") (subpath "/private/etc/ssl"))`,
+	}},
+	{"baseline.dev", "the standard character devices; /dev/tty with terminal ioctls", []string{
+		`(allow file-read* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") (literal "/dev/urandom") (literal "/dev/tty") (subpath "/dev/fd"))`,
+		`(allow file-write-data (literal "/dev/null") (literal "/dev/tty"))`,
+		`(allow file-ioctl (literal "/dev/tty"))`,
+	}},
+}
+
+func subpaths(ps []string) string {
+	s := ""
+	for i, p := range ps {
+		if i > 0 {
+			s += " "
+		}
+		s += "(subpath " + Quote(p) + ")"
+	}
+	return s
+}

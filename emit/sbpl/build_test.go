@@ -1,0 +1,134 @@
+package sbpl
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/emit"
+	"github.com/jp-policy/jp-policy/emit/internal/emittest"
+)
+
+func TestGolden(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			prof, clauses, err := Build(sc.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			emittest.Golden(t, sc.Name+".sb", sc.Root, dropTempAncestors(prof, sc.Root))
+			cj, err := json.MarshalIndent(clauses, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			emittest.Golden(t, sc.Name+".clauses.json", sc.Root, append(cj, '\n'))
+		})
+	}
+}
+
+// Every profile must parse as balanced S-expressions whose top-level forms
+// are (version 1), (deny default) and allow/deny rules, and every rule
+// path must come back byte for byte.
+func TestProfilesParse(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			prof, _, err := Build(sc.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			forms, err := readAll(prof)
+			if err != nil {
+				t.Fatalf("profile does not parse: %v\n%s", err, prof)
+			}
+			if len(forms) < 2 || head(forms[0]) != "version" || head(forms[1]) != "deny" || forms[1].list[1].atom != "default" {
+				t.Fatalf("profile must start with (version 1) (deny default)")
+			}
+			var lits []string
+			for _, f := range forms[2:] {
+				if h := head(f); h != "allow" && h != "deny" {
+					t.Errorf("unexpected top-level form %q", h)
+				}
+				lits = append(lits, f.strings()...)
+			}
+			for _, g := range sc.Tool.Grants {
+				if !slices.Contains(lits, g.Abs) {
+					t.Errorf("path %q is not in the profile as a string", g.Abs)
+				}
+			}
+		})
+	}
+}
+
+// dropTempAncestors removes the temporary directory's own ancestors from
+// the metadata allowance: they depend on TMPDIR, not on the emitter.
+func dropTempAncestors(prof []byte, root string) []byte {
+	s := string(prof)
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		s = strings.ReplaceAll(s, " (literal "+Quote(d)+")", "")
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	return []byte(s)
+}
+
+func TestAncestors(t *testing.T) {
+	rules := []emit.AbsRule{{Abs: "/ws/src/x"}, {Abs: "/ext/t", Link: "/ws/fork"}}
+	got := ancestors("/ws", rules)
+	want := []string{"/", "/ext", "/ws", "/ws/src"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ancestors = %v, want %v", got, want)
+	}
+}
+
+func head(n node) string {
+	if !n.isList || len(n.list) == 0 {
+		return ""
+	}
+	return n.list[0].atom
+}
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`/a/b`, `"/a/b"`},
+		{`/a "b"`, `"/a \"b\""`},
+		{`C:\x`, `"C:\\x"`},
+		{"/ünï/日本", `"/ünï/日本"`},
+		{"/a\nb\x7f", `"/a\x0ab\x7f"`},
+		{"/bad\xff", `"/bad\xff"`},
+		{"); (allow default", `"); (allow default"`},
+	}
+	for _, tt := range tests {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzQuote: whatever the path, the quoted literal reads back as exactly
+// one string with the same bytes, so a path can never end the string
+// early and inject rules.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"/ws", `a"b`, `\`, "\x00", "ü", "\xff\xfe", `")(allow default)("`, ";\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		forms, err := readAll([]byte("(allow file-read* (subpath " + q + "))"))
+		if err != nil {
+			t.Fatalf("Quote(%q) = %s does not parse: %v", s, q, err)
+		}
+		if len(forms) != 1 {
+			t.Fatalf("Quote(%q) produced %d forms", s, len(forms))
+		}
+		got := forms[0].strings()
+		if len(got) != 1 || got[0] != s {
+			t.Fatalf("Quote(%q) read back as %q", s, got)
+		}
+		if strings.ContainsAny(q, "\n\r") {
+			t.Fatalf("Quote(%q) contains a raw line break", s)
+		}
+	})
+}
