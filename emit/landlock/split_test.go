@@ -121,7 +121,9 @@ func TestSplitNeverWidens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		desc := func() string { return "rules " + describeRules(rules) + " dirs " + strings.Join(dirs, ",") + " files " + strings.Join(files, ",") }
+		desc := func() string {
+			return "rules " + describeRules(rules) + " dirs " + strings.Join(dirs, ",") + " files " + strings.Join(files, ",")
+		}
 
 		isDir := map[string]bool{"": true}
 		for _, d := range dirs {
