@@ -59,15 +59,28 @@ type Loaded struct {
 	// Diagnostics holds non-fatal findings of loading (missing extends
 	// target, ...). Fatal problems are returned as errors instead.
 	Diagnostics diag.List
+	// Candidates are files looked for but absent (global config, the
+	// workspace config, .jp.toml at each level, the user-workspace
+	// config), so a compiled artifact goes stale when one appears.
+	Candidates []string
+	// Skipped lists discovered file layers that `inherit = false` kept
+	// out, for `config` to explain.
+	Skipped []string
 }
 
 // Tool is one merged `conversation.tools.<name>` table.
 type Tool struct {
-	Name    string
-	Pos     diag.Position // first place the tool's table appeared
-	Source  Str
-	Enable  Bool
-	Run     Str
+	Name   string
+	Pos    diag.Position // first place the tool's table appeared
+	Source Str
+	// Enable holds a boolean `enable`; EnableMode holds the string forms
+	// JP also accepts (such as "explicit"). Writing either form replaces
+	// the other, so at most one is Set.
+	Enable     Bool
+	EnableMode Str
+	Run        Str
+	// Command is the command as written: the string form verbatim, or for
+	// the table form its program and args joined by spaces.
 	Command Str
 	Access  *Access // nil when no layer wrote `access`
 }
@@ -95,6 +108,20 @@ type Access struct {
 	CommandsDecl []diag.Position
 
 	SensitivePaths []Str
+
+	// Replaced records every merge that dropped earlier layers' rules
+	// (strategy = "replace", or an earlier value marked
+	// discard_when_merged), so messages can say which layer overrode
+	// which.
+	Replaced []Replacement
+}
+
+// Replacement is one merge that dropped earlier rules of a list.
+type Replacement struct {
+	List    string          // "fs", "net", "env", "config" or "sensitive_paths"
+	By      diag.Position   // where the replacing value was written
+	Reason  string          // "replace" or "discard_when_merged"
+	Dropped []diag.Position // the rules it dropped, oldest first
 }
 
 // Keys maps each key written inside a rule to the position of the key, so
@@ -153,4 +180,7 @@ type CommandRule struct {
 	Program string
 	Args    [][]string // nil when `args` is absent
 	Envs    []string
+	// Overrode lists the positions of earlier layers' entries for the same
+	// program that this one replaced, oldest first.
+	Overrode []diag.Position
 }

@@ -1,6 +1,7 @@
 package tomlpos
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/jp-policy/jp-policy/diag"
@@ -134,6 +135,11 @@ func (n *Node) Value() any {
 	case Integer:
 		return n.Int
 	case Float:
+		// JSON has no NaN or infinities and the schema validator cannot
+		// compare them, so they travel as their TOML spelling.
+		if math.IsNaN(n.Float) || math.IsInf(n.Float, 0) {
+			return strconv.FormatFloat(n.Float, 'g', -1, 64)
+		}
 		return n.Float
 	case Bool:
 		return n.Bool
@@ -150,4 +156,25 @@ func (n *Node) set(key string, v *Node) {
 		n.Keys = append(n.Keys, key)
 	}
 	n.Fields[key] = v
+}
+
+// NewTable returns an empty table node, for callers that synthesise a
+// layer (such as one built from environment variables).
+func NewTable(pos diag.Position) *Node { return &Node{Kind: Table, Pos: pos} }
+
+// Set adds or replaces a table field, keeping Keys in first-seen order.
+func (n *Node) Set(key string, v *Node) { n.set(key, v) }
+
+// Walk calls fn on n and every node below it, depth first.
+func (n *Node) Walk(fn func(*Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, k := range n.Keys {
+		n.Fields[k].Walk(fn)
+	}
+	for _, it := range n.Items {
+		it.Walk(fn)
+	}
 }

@@ -1,11 +1,57 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
 
-// ConfigCmd is a placeholder until its issue lands.
-type ConfigCmd struct{}
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/diag"
+)
 
-// Run reports that the command is not built yet.
+// ConfigCmd prints the merged tool config with where each value came from.
+type ConfigCmd struct {
+	Workspace string   `help:"Workspace root (default: the nearest ancestor holding .jp/)." type:"path"`
+	Cfg       []string `help:"Extra config file applied last, like jp --cfg (repeatable)." placeholder:"FILE"`
+	Tool      string   `help:"Only print this tool ('*' for the defaults table)." placeholder:"NAME"`
+	Origins   bool     `help:"Prefix every value with the file:line:col it was written at."`
+	JSON      bool     `name:"json" help:"Print JSON (always with origins)."`
+}
+
+// Run loads the layers and prints them. Any error-level finding makes the
+// exit code 2, after printing what could be merged.
 func (c *ConfigCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("config: not implemented yet"))
+	l, err := config.Load(config.Options{Workspace: c.Workspace, Cfg: c.Cfg})
+	if err != nil {
+		base := ""
+		if l != nil {
+			base = l.Cwd
+		}
+		var list diag.List
+		if errors.As(err, &list) {
+			for _, d := range list {
+				fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, base))
+			}
+			return fail(exitUsage, nil)
+		}
+		return fail(exitUsage, err)
+	}
+	for _, d := range l.Diagnostics {
+		fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, l.Cwd))
+	}
+	opts := config.PrintOptions{Tool: c.Tool, Origins: c.Origins}
+	if c.JSON {
+		err = l.WriteJSON(g.Stdout, opts)
+	} else {
+		err = l.WriteText(g.Stdout, opts)
+	}
+	var unknown *config.UnknownToolError
+	switch {
+	case errors.As(err, &unknown):
+		return fail(exitUsage, err)
+	case err != nil:
+		return fail(exitIntern, err)
+	case l.Diagnostics.HasErrors():
+		return fail(exitUsage, nil)
+	}
+	return nil
 }

@@ -1,11 +1,14 @@
 package main
 
-import "errors"
+import "github.com/jp-policy/jp-policy/config"
 
-// SchemaCmd is a placeholder until its issue lands.
+// SchemaCmd prints the embedded JSON Schema for editors and CI.
 type SchemaCmd struct{}
 
-// Run reports that the command is not built yet.
+// Run writes the schema to stdout.
 func (c *SchemaCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("schema: not implemented yet"))
+	if _, err := g.Stdout.Write(config.Schema()); err != nil {
+		return fail(exitIntern, err)
+	}
+	return nil
 }

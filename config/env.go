@@ -1,0 +1,163 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/tomlpos"
+)
+
+// EnvPrefix starts every variable of the env layer.
+const EnvPrefix = "JP_CFG_"
+
+// The env layer reads variables of the form
+//
+//	JP_CFG_CONVERSATION__TOOLS__<TOOL>__<KEY>[__<SUBKEY>...]=<value>
+//
+// where `__` separates key segments and each segment is lower-cased (tool
+// names are JP's snake_case). Supported keys, under conversation.tools.<tool>:
+//
+//	SOURCE, RUN, COMMAND          the value is the string as is
+//	ENABLE                        true/false become booleans, else a string
+//	ACCESS__FS, ACCESS__NET, ACCESS__ENV, ACCESS__CONFIG,
+//	ACCESS__SENSITIVE_PATHS       a TOML value: an array of inline tables,
+//	                              or the { strategy, value, ... } table
+//	ACCESS__COMMANDS__<PROGRAM>   a TOML inline table { args = ..., envs = ... }
+//
+// Other JP_CFG_ variables are not jp-policy's business and are ignored;
+// an unsupported key under access is reported as a warning.
+
+func envPos(name string, col int) diag.Position {
+	return diag.Position{File: "env:" + name, Line: 1, Col: col}
+}
+
+func (ld *loader) envLayer(environ func() []string, getenv func(string) string) error {
+	var names []string
+	var list []string
+	if environ != nil {
+		list = environ()
+	} else {
+		list = os.Environ()
+	}
+	for _, kv := range list {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, EnvPrefix) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	names = compactStrings(names)
+	root := tomlpos.NewTable(diag.Position{File: "env", Line: 1, Col: 1})
+	used := false
+	for _, name := range names {
+		value := getenv(name)
+		if value == "" {
+			continue
+		}
+		segs := strings.Split(strings.TrimPrefix(name, EnvPrefix), "__")
+		for i := range segs {
+			segs[i] = strings.ToLower(segs[i])
+		}
+		if len(segs) < 4 || segs[0] != "conversation" || segs[1] != "tools" || segs[2] == "" {
+			continue
+		}
+		tool, key := segs[2], segs[3:]
+		v, err := envValue(name, value, key)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			if key[0] == "access" {
+				ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: envPos(name, 0), Severity: diag.Warning,
+					Message: fmt.Sprintf("%s: unsupported key %q; the variable is ignored", name, strings.Join(key, "."))})
+			}
+			continue
+		}
+		full := append([]string{"conversation", "tools", tool}, key...)
+		t := root
+		for _, seg := range full[:len(full)-1] {
+			next := t.Get(seg)
+			if next == nil {
+				next = tomlpos.NewTable(envPos(name, 1))
+				next.KeyPos = envPos(name, 1)
+				t.Set(seg, next)
+			}
+			t = next
+		}
+		v.KeyPos = envPos(name, 1)
+		t.Set(full[len(full)-1], v)
+		ld.l.Env[name] = value
+		used = true
+	}
+	if !used {
+		return nil
+	}
+	ld.l.Layers = append(ld.l.Layers, Layer{Kind: LayerEnv, Path: "env"})
+	ld.l.Diagnostics = append(ld.l.Diagnostics, validate(root)...)
+	ld.m.apply(root)
+	return nil
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// envValue turns a variable's value into a node, or nil when the key is
+// not one the env layer supports.
+func envValue(name, value string, key []string) (*tomlpos.Node, error) {
+	pos := envPos(name, 1)
+	switch {
+	case len(key) == 1 && (key[0] == "source" || key[0] == "run" || key[0] == "command"):
+		return &tomlpos.Node{Kind: tomlpos.String, Pos: pos, Str: value}, nil
+	case len(key) == 1 && key[0] == "enable":
+		if value == "true" || value == "false" {
+			return &tomlpos.Node{Kind: tomlpos.Bool, Pos: pos, Bool: value == "true"}, nil
+		}
+		return &tomlpos.Node{Kind: tomlpos.String, Pos: pos, Str: value}, nil
+	case len(key) == 2 && key[0] == "access" && (key[1] == "fs" || key[1] == "net" || key[1] == "env" || key[1] == "config" || key[1] == "sensitive_paths"),
+		len(key) == 3 && key[0] == "access" && key[1] == "commands" && key[2] != "":
+		return envTOML(name, value)
+	}
+	return nil, nil
+}
+
+// envTOML parses a value as the right-hand side of a TOML key-value, with
+// positions counted inside the variable's value.
+func envTOML(name, value string) (*tomlpos.Node, error) {
+	const prefix = "v = "
+	file := "env:" + name
+	root, err := tomlpos.ParseTOML(file, []byte(prefix+value))
+	if err != nil {
+		var se *tomlpos.SyntaxError
+		if errors.As(err, &se) {
+			p := se.Pos
+			if p.Line == 1 {
+				p.Col = max(1, p.Col-len(prefix))
+			}
+			return nil, fatal(p, RuleSyntax, "%s", se.Message)
+		}
+		return nil, err
+	}
+	v := root.Get("v")
+	if v == nil || len(root.Keys) != 1 {
+		return nil, fatal(envPos(name, 1), RuleSyntax, "the value must be a single TOML value")
+	}
+	v.Walk(func(n *tomlpos.Node) {
+		for _, p := range []*diag.Position{&n.Pos, &n.KeyPos} {
+			if p.Line == 1 && p.Col > len(prefix) {
+				p.Col -= len(prefix)
+			}
+		}
+	})
+	return v, nil
+}

@@ -1,0 +1,340 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/tomlpos"
+)
+
+// Options says where to load from.
+type Options struct {
+	Workspace string              // "" = discover from Cwd
+	Cwd       string              // "" = os.Getwd
+	Getenv    func(string) string // nil = os.Getenv
+	Cfg       []string            // --cfg files, applied left to right
+	// Environ lists the variables scanned for JP_CFG_*; nil means the
+	// names of os.Environ, with values read through Getenv.
+	Environ func() []string
+}
+
+// Load reads every layer in JP's order, merges them and validates each
+// layer and the result. The error is for fatal problems only: a diag.List
+// for a file that cannot be read or parsed, an extends cycle or an
+// unsupported extension, or *NoWorkspaceError. Schema violations and
+// warnings are in Loaded.Diagnostics. On a fatal error the returned
+// Loaded holds what was read up to that point.
+func Load(opts Options) (*Loaded, error) {
+	getenv := getenvOrOS(opts.Getenv)
+	cwd := opts.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	root, err := workspaceRoot(opts.Workspace, cwd)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Root: root, Cwd: cwd, Files: map[string][]byte{}, Env: map[string]string{}, Tools: map[string]*Tool{}}
+	ld := &loader{l: l, m: newMerger(l), inherit: true}
+
+	if dir, err := GlobalConfigDir(getenv); err == nil {
+		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml")); err != nil {
+			return l, err
+		}
+	}
+	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml")); err != nil {
+		return l, err
+	}
+	for _, dir := range dirsDown(root, cwd) {
+		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml")); err != nil {
+			return l, err
+		}
+	}
+	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
+		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
+			return l, err
+		}
+	} else if idErr := (*InvalidIDError)(nil); errors.As(err, &idErr) {
+		l.Diagnostics = append(l.Diagnostics, diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
+			Message: idErr.Error() + "; the user-workspace config layer is skipped"})
+	}
+	if err := ld.envLayer(opts.Environ, getenv); err != nil {
+		return l, err
+	}
+	for _, c := range opts.Cfg {
+		p, err := ld.resolveCfg(c, cwd)
+		if err != nil {
+			return l, err
+		}
+		if err := ld.file(LayerCfg, p, "", diag.Position{File: c}, nil); err != nil {
+			return l, err
+		}
+	}
+	l.Diagnostics = append(l.Diagnostics, checkMerged(l)...)
+	return l, nil
+}
+
+func workspaceRoot(ws, cwd string) (string, error) {
+	if ws == "" {
+		return FindRoot(cwd)
+	}
+	if !filepath.IsAbs(ws) {
+		ws = filepath.Join(cwd, ws)
+	}
+	ws = filepath.Clean(ws)
+	fi, err := os.Stat(ws)
+	if err != nil {
+		return "", fmt.Errorf("workspace: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("workspace %s is not a directory", ws)
+	}
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real
+	}
+	return ws, nil
+}
+
+// dirsDown lists root and every directory from it down to cwd; only root
+// when cwd is outside the workspace.
+func dirsDown(root, cwd string) []string {
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return []string{root}
+	}
+	dirs := []string{root}
+	if rel == "." {
+		return dirs
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		dirs = append(dirs, cur)
+	}
+	return dirs
+}
+
+type loader struct {
+	l       *Loaded
+	m       *merger
+	inherit bool
+	// loadPaths is the latest config_load_paths, for --cfg NAME.
+	loadPaths []string
+}
+
+// discovered loads a layer found by convention: absent files become
+// staleness candidates, and `inherit = false` earlier on skips them.
+func (ld *loader) discovered(kind LayerKind, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		ld.l.Candidates = append(ld.l.Candidates, path)
+		return nil
+	}
+	if !ld.inherit {
+		ld.l.Skipped = append(ld.l.Skipped, path)
+		return nil
+	}
+	return ld.file(kind, path, "", diag.Position{File: path}, nil)
+}
+
+func fatal(pos diag.Position, rule, format string, args ...any) error {
+	return diag.List{{Pos: pos, Severity: diag.Error, Rule: rule, Message: fmt.Sprintf(format, args...)}}
+}
+
+// file loads one file with its extends. at is where the file was named
+// (an extends entry, a --cfg flag, or the file itself), for errors.
+func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position, stack []string) error {
+	path = filepath.Clean(path)
+	canon := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		canon = real
+	}
+	if i := slices.Index(stack, canon); i >= 0 {
+		chain := append(slices.Clone(stack[i:]), canon)
+		return fatal(at, RuleCycle, "extends cycle: %s", strings.Join(chain, " -> "))
+	}
+	var parse func(string, []byte) (*tomlpos.Node, error)
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".toml":
+		parse = tomlpos.ParseTOML
+	case ".json":
+		parse = tomlpos.ParseJSON
+	default:
+		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fatal(at, "", "cannot read config file: %v", err)
+	}
+	ld.l.Files[path] = data
+	root, err := parse(path, data)
+	if err != nil {
+		var se *tomlpos.SyntaxError
+		if errors.As(err, &se) {
+			return fatal(se.Pos, RuleSyntax, "%s", se.Message)
+		}
+		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
+	}
+	stack = append(stack, canon)
+	before, after := ld.extends(path, root)
+	for _, e := range before {
+		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+			return err
+		}
+	}
+	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: extendedBy})
+	ld.l.Diagnostics = append(ld.l.Diagnostics, validate(root)...)
+	ld.m.apply(root)
+	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
+		ld.inherit = n.Bool
+	}
+	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array {
+		ld.loadPaths = ld.loadPaths[:0]
+		for _, it := range n.Items {
+			if it.Kind == tomlpos.String {
+				ld.loadPaths = append(ld.loadPaths, it.Str)
+			}
+		}
+	}
+	for _, e := range after {
+		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type extendTarget struct {
+	path string
+	at   diag.Position
+}
+
+// extends resolves a file's `extends` entries relative to the file, in
+// the order written; glob matches come in lexical order.
+func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []extendTarget) {
+	n := root.Get("extends")
+	if n == nil || n.Kind != tomlpos.Array {
+		return nil, nil
+	}
+	for _, it := range n.Items {
+		var pattern string
+		strategy := "before"
+		at := it.Pos
+		switch it.Kind {
+		case tomlpos.String:
+			pattern = it.Str
+		case tomlpos.Table:
+			p := it.Get("path")
+			if p == nil || p.Kind != tomlpos.String {
+				continue // the schema reports it
+			}
+			pattern, at = p.Str, p.Pos
+			if s := it.Get("strategy"); s != nil && s.Kind == tomlpos.String {
+				if s.Str != "before" && s.Str != "after" {
+					continue
+				}
+				strategy = s.Str
+			}
+		default:
+			continue
+		}
+		if pattern == "" {
+			continue
+		}
+		var targets []extendTarget
+		for _, p := range ld.expand(file, pattern, at) {
+			targets = append(targets, extendTarget{path: p, at: at})
+		}
+		if strategy == "after" {
+			after = append(after, targets...)
+		} else {
+			before = append(before, targets...)
+		}
+	}
+	return before, after
+}
+
+func (ld *loader) expand(file, pattern string, at diag.Position) []string {
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(file), p)
+	}
+	if !strings.ContainsAny(pattern, "*?[{") {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
+				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
+			return nil
+		}
+		return []string{p}
+	}
+	matches, err := doublestar.FilepathGlob(p, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
+			Message: fmt.Sprintf("extends pattern %q: %v", pattern, err)})
+		return nil
+	}
+	sort.Strings(matches)
+	return matches
+}
+
+// resolveCfg finds a --cfg argument: a path relative to the working
+// directory, or, like JP, a name looked up in config_load_paths (relative
+// to the workspace root) with or without its extension.
+func (ld *loader) resolveCfg(arg, cwd string) (string, error) {
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		return p, nil
+	}
+	if !filepath.IsAbs(arg) {
+		for _, lp := range ld.loadPaths {
+			base := filepath.Join(ld.l.Root, filepath.FromSlash(lp), filepath.FromSlash(arg))
+			for _, cand := range []string{base, base + ".toml", base + ".json"} {
+				if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
+					return cand, nil
+				}
+			}
+		}
+	}
+	return "", fatal(diag.Position{File: arg}, "", "--cfg %s: no such file (looked in the working directory and config_load_paths)", arg)
+}
+
+// checkMerged validates what only the merged result can show.
+func checkMerged(l *Loaded) diag.List {
+	var out diag.List
+	names := make([]string, 0, len(l.Tools))
+	for n := range l.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := l.Tools[n]
+		if !t.Source.Set {
+			out = append(out, diag.Diagnostic{Pos: t.Pos, Severity: diag.Error, Rule: RuleSchema,
+				Message: fmt.Sprintf("conversation.tools.%s: no layer sets the required key \"source\"", n),
+				Help:    `add source = "local" (or builtin / mcp.<server>) to one layer`})
+		}
+	}
+	return out
+}
