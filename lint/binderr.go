@@ -14,7 +14,7 @@ func reportBindErrors(p *pass, kind policy.RuleErrorKind, key, help string) {
 			if b.err == nil || b.err.Kind != kind {
 				continue
 			}
-			p.report(keyPos(b.rule.Keys, key, b.rule.Pos),
+			p.report(p.valueOf(b.rule.Keys, key, b.rule.Pos),
 				fmt.Sprintf("fs rule %q of tool %q: %s", b.rule.Path, tf.tool.Name, b.err.Msg), help)
 		}
 	}

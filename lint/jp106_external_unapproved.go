@@ -29,7 +29,7 @@ func checkExternalUnapproved(p *pass) {
 			if p.opts.Approvals != nil {
 				stored, found = p.opts.Approvals.Lookup(b.key)
 			}
-			pos := keyPos(b.rule.Keys, "path", b.rule.Pos)
+			pos := p.valueOf(b.rule.Keys, "path", b.rule.Pos)
 			help := fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", b.key)
 			switch {
 			case !found:

@@ -82,7 +82,7 @@ func checkSensitivePath(p *pass) {
 			if !h.sp.pos.IsZero() {
 				related = append(related, diag.Related{Pos: h.sp.pos, Message: fmt.Sprintf("%q is made sensitive at", h.sp.pattern)})
 			}
-			p.report(keyPos(h.rule.rule.Keys, "path", h.rule.rule.Pos),
+			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
 				fmt.Sprintf("tool %q can %s %s (sensitive path %q) through fs rule %q", tf.tool.Name, capList(h.rule), what, h.sp.pattern, h.rule.rule.Path),
 				"add a more specific rule with no capabilities for that path, narrow this rule, or suppress with the reason the tool needs it",
 				related...)

@@ -30,7 +30,7 @@ func checkConfigSensitiveWrite(p *pass) {
 			if !ok {
 				continue
 			}
-			p.report(keyPos(r.Keys, "write", r.Pos),
+			p.report(p.valueOf(r.Keys, "write", r.Pos),
 				fmt.Sprintf("tool %q grants write = true on config path %q, which reaches the sensitive path %q", t.Name, r.Path, s),
 				"use write = \"insecure_allow\" to acknowledge this grant, or narrow the path")
 		}

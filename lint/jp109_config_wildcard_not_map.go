@@ -31,7 +31,7 @@ func checkConfigWildcardNotMap(p *pass) {
 			if parent == "" {
 				where = "at the top level"
 			}
-			p.report(keyPos(r.Keys, "path", r.Pos),
+			p.report(p.valueOf(r.Keys, "path", r.Pos),
 				fmt.Sprintf("config path %q of tool %q uses `*` %s, which is not a map", r.Path, t.Name, where),
 				"list the fields explicitly, one rule each")
 		}

@@ -29,7 +29,7 @@ func checkConfigInsecureAllow(p *pass) {
 			if _, ok := sensitiveConfigPath(r.Path); ok {
 				continue
 			}
-			p.report(keyPos(r.Keys, "write", r.Pos),
+			p.report(p.valueOf(r.Keys, "write", r.Pos),
 				fmt.Sprintf("write = \"insecure_allow\" on config path %q of tool %q has no effect: the path is not sensitive", r.Path, t.Name),
 				"use write = true")
 		}

@@ -60,13 +60,13 @@ func checkNetRuleInvalid(p *pass) {
 		}
 		for _, r := range t.Access.Net {
 			if _, err := policy.NormalizeHost(r.Host); err != nil {
-				p.report(keyPos(r.Keys, "host", r.Pos),
+				p.report(p.valueOf(r.Keys, "host", r.Pos),
 					fmt.Sprintf("net rule of tool %q: %v", t.Name, err), hostHelp(r.Host))
 				continue
 			}
 			pr, ok := toPolicyNet(r)
 			if !ok {
-				p.report(keyPos(r.Keys, "port", r.Pos),
+				p.report(p.valueOf(r.Keys, "port", r.Pos),
 					fmt.Sprintf("net rule of tool %q: port %d is out of range", t.Name, *r.Port), "use a port from 1 to 65535")
 				continue
 			}
@@ -78,7 +78,7 @@ func checkNetRuleInvalid(p *pass) {
 				if r.PathPrefix == nil {
 					key = "scheme"
 				}
-				p.report(keyPos(r.Keys, key, r.Pos), fmt.Sprintf("net rule of tool %q: %v", t.Name, err),
+				p.report(p.valueOf(r.Keys, key, r.Pos), fmt.Sprintf("net rule of tool %q: %v", t.Name, err),
 					"fix the value so the rule can match a URL")
 			}
 		}

@@ -26,7 +26,7 @@ func checkNetSchemeWithoutPort(p *pass) {
 			if !schemeWithoutPort(r) {
 				continue
 			}
-			p.report(keyPos(r.Keys, "scheme", r.Pos),
+			p.report(p.valueOf(r.Keys, "scheme", r.Pos),
 				fmt.Sprintf("net rule of tool %q names scheme %q, which has no default port, and gives no port", t.Name, *r.Scheme),
 				"add port = N to the rule")
 		}

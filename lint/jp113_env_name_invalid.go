@@ -25,7 +25,7 @@ func checkEnvNameInvalid(p *pass) {
 		}
 		for _, r := range t.Access.Env {
 			if err := policy.ValidateEnvName(r.Name); err != nil {
-				p.report(keyPos(r.Keys, "name", r.Pos), fmt.Sprintf("env rule of tool %q: %v", t.Name, err),
+				p.report(p.valueOf(r.Keys, "name", r.Pos), fmt.Sprintf("env rule of tool %q: %v", t.Name, err),
 					"use an exact variable name, or a prefix with one trailing '*'")
 			}
 		}

@@ -35,7 +35,7 @@ func checkCommandArgs(p *pass) {
 				continue
 			}
 			if err := policy.ValidateCommandArgs(c.Args); err != nil {
-				p.report(keyPos(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
+				p.report(p.valueOf(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
 					"put \"**\" only at the end of an args prefix")
 			}
 		}

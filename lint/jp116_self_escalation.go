@@ -145,7 +145,7 @@ func checkSelfEscalation(p *pass) {
 		})
 		for _, k := range keys {
 			h := hits[k]
-			p.report(keyPos(h.rule.rule.Keys, "path", h.rule.rule.Pos),
+			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
 				fmt.Sprintf("tool %q can %s %s (%s) through fs rule %q, so it can change what it may do on its next run",
 					tf.tool.Name, writeCaps(h.rule), h.shown, k.what, h.rule.rule.Path),
 				"add a more specific rule for that path without create, update or delete")

@@ -40,7 +40,7 @@ func checkShadowed(p *pass) {
 			}
 			if j := last[fsShadowKey(b)]; j != i {
 				later := tf.rules[j].rule
-				shadow(tf.tool.Name, "fs", fmt.Sprintf("%q", b.rule.Path), keyPos(b.rule.Keys, "path", b.rule.Pos), keyPos(later.Keys, "path", later.Pos))
+				shadow(tf.tool.Name, "fs", fmt.Sprintf("%q", b.rule.Path), p.valueOf(b.rule.Keys, "path", b.rule.Pos), p.valueOf(later.Keys, "path", later.Pos))
 			}
 		}
 	}
@@ -51,15 +51,15 @@ func checkShadowed(p *pass) {
 		dupes(t.Access.Env, func(r config.EnvRule) (string, bool) {
 			return r.Name, policy.ValidateEnvName(r.Name) == nil
 		}, func(e, l config.EnvRule) {
-			shadow(t.Name, "env", fmt.Sprintf("%q", e.Name), keyPos(e.Keys, "name", e.Pos), keyPos(l.Keys, "name", l.Pos))
+			shadow(t.Name, "env", fmt.Sprintf("%q", e.Name), p.valueOf(e.Keys, "name", e.Pos), p.valueOf(l.Keys, "name", l.Pos))
 		})
 		dupes(t.Access.Config, func(r config.ConfigRule) (string, bool) {
 			return r.Path, policy.ValidateConfigPath(r.Path) == nil
 		}, func(e, l config.ConfigRule) {
-			shadow(t.Name, "config", fmt.Sprintf("%q", e.Path), keyPos(e.Keys, "path", e.Pos), keyPos(l.Keys, "path", l.Pos))
+			shadow(t.Name, "config", fmt.Sprintf("%q", e.Path), p.valueOf(e.Keys, "path", e.Pos), p.valueOf(l.Keys, "path", l.Pos))
 		})
 		dupes(t.Access.Net, netShadowKey, func(e, l config.NetRule) {
-			shadow(t.Name, "net", fmt.Sprintf("for %q", e.Host), keyPos(e.Keys, "host", e.Pos), keyPos(l.Keys, "host", l.Pos))
+			shadow(t.Name, "net", fmt.Sprintf("for %q", e.Host), p.valueOf(e.Keys, "host", e.Pos), p.valueOf(l.Keys, "host", l.Pos))
 		})
 	}
 }

@@ -25,7 +25,7 @@ func checkConfigPathInvalid(p *pass) {
 		}
 		for _, r := range t.Access.Config {
 			if err := policy.ValidateConfigPath(r.Path); err != nil {
-				p.report(keyPos(r.Keys, "path", r.Pos), fmt.Sprintf("config rule of tool %q: %v", t.Name, err),
+				p.report(p.valueOf(r.Keys, "path", r.Pos), fmt.Sprintf("config rule of tool %q: %v", t.Name, err),
 					"use dot-separated config keys, with '*' only as a whole segment")
 			}
 		}

@@ -152,3 +152,67 @@ func sourceKind(s string) string {
 	}
 	return "local"
 }
+
+// valuePos moves a key's position to the start of its value on the same
+// line (`path = "/etc"` puts the caret under `"/etc"`), so the caret marks
+// what is wrong. It returns pos unchanged when the line does not read
+// `key = value` from there.
+func (p *pass) valuePos(pos diag.Position) diag.Position {
+	src, ok := p.l.Files[pos.File]
+	if !ok || pos.Line <= 0 || pos.Col <= 0 {
+		return pos
+	}
+	line := nthLine(src, pos.Line)
+	runes := []rune(line)
+	i := pos.Col - 1
+	for i < len(runes) && runes[i] != '=' {
+		if runes[i] == '\n' || runes[i] == '#' || runes[i] == '"' || runes[i] == '\'' {
+			return pos
+		}
+		i++
+	}
+	if i >= len(runes) {
+		return pos
+	}
+	i++
+	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
+		i++
+	}
+	if i >= len(runes) {
+		return pos
+	}
+	pos.Col = i + 1
+	return pos
+}
+
+// valueOf is keyPos followed by valuePos.
+func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) diag.Position {
+	kp, ok := keys[key]
+	if !ok || kp.IsZero() {
+		return fallback
+	}
+	return p.valuePos(kp)
+}
+
+func nthLine(src []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := indexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := indexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return strings.TrimSuffix(string(src), "\r")
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,11 +1,109 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
 
-// LintCmd is a placeholder until its issue lands.
-type LintCmd struct{}
+	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/lint"
+	"github.com/jp-policy/jp-policy/lint/report"
+)
 
-// Run reports that the command is not built yet.
+// LintCmd checks the merged config for policy problems.
+type LintCmd struct {
+	Workspace string   `help:"Workspace root (default: the nearest directory above the current one that holds .jp/)." type:"path"`
+	Cfg       []string `help:"Extra config file applied last, like jp --cfg (repeatable)." type:"path"`
+	Format    string   `help:"Output format: text, json (JSON Lines), sarif (SARIF 2.1.0) or github (Actions annotations)." enum:"text,json,sarif,github" default:"text"`
+	Strict    bool     `help:"Exit 1 on warnings too."`
+	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused."`
+	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path"`
+}
+
+// Run loads the config, lints it and prints the findings.
 func (c *LintCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("lint: not implemented yet"))
+	if err := lint.ValidateIgnore(c.Ignore); err != nil {
+		return fail(exitUsage, err)
+	}
+	home, _ := os.UserHomeDir()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(exitIntern, err)
+	}
+	l, err := config.Load(config.Options{Workspace: c.Workspace, Cwd: cwd, Cfg: c.Cfg})
+	base := cwd
+	if l != nil && l.Root != "" {
+		base = l.Root
+	}
+	ropts := report.Options{Base: base, Home: home, Color: useColor(g.Stdout), Version: version}
+	if l != nil {
+		ropts.Files = l.Files
+	}
+	if err != nil {
+		var list diag.List
+		if errors.As(err, &list) {
+			ropts.Color = useColor(g.Stderr)
+			_ = report.Text(g.Stderr, list, ropts)
+			return fail(exitUsage, nil)
+		}
+		return fail(exitUsage, err)
+	}
+
+	opts := lint.Options{Ignore: c.Ignore, Home: home, Getenv: os.Getenv}
+	var extra []diag.Diagnostic
+	path := c.Approvals
+	if path == "" {
+		path, err = approvals.DefaultPath(l.Root, os.Getenv)
+	}
+	if err == nil && path != "" {
+		store, ds, err := approvals.Load(path)
+		if err != nil {
+			return fail(exitUsage, fmt.Errorf("approvals store: %w", err))
+		}
+		extra = ds
+		opts.Approvals = store
+		if c.Approvals != "" {
+			opts.ApprovalsFile = path
+		}
+	}
+	ds := append(lint.Run(l, opts), extra...)
+	lint.Sort(ds)
+
+	if err := render(g.Stdout, c.Format, ds, ropts); err != nil {
+		return fail(exitIntern, err)
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error || (c.Strict && d.Severity == diag.Warning) {
+			return fail(exitFail, nil)
+		}
+	}
+	return nil
+}
+
+func render(w io.Writer, format string, ds []diag.Diagnostic, o report.Options) error {
+	switch format {
+	case "json":
+		return report.JSON(w, ds, o)
+	case "sarif":
+		return report.SARIF(w, ds, o)
+	case "github":
+		return report.GitHub(w, ds, o)
+	}
+	return report.Text(w, ds, o)
+}
+
+// useColor is true for a terminal unless NO_COLOR is set (no-color.org).
+func useColor(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

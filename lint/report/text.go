@@ -157,7 +157,7 @@ func tokenWidth(s string) int {
 	}
 	w := 0
 	for _, r := range s {
-		if r == '_' || r == '-' || r == '+' || r == '.' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
+		if r == '_' || r == '-' || r == '+' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
 			w++
 			continue
 		}
