@@ -72,11 +72,11 @@ type Node struct {
 type tableOrigin uint8
 
 const (
-	originImplicit tableOrigin = iota // intermediate of a header or dotted key
-	originHeader                      // [header]
-	originDotted                      // a.b = 1 created it
-	originInline                      // { ... }: frozen
-	originArrayElem                   // [[header]] element
+	originImplicit  tableOrigin = iota // intermediate of a header or dotted key
+	originHeader                       // [header]
+	originDotted                       // a.b = 1 created it
+	originInline                       // { ... }: frozen
+	originArrayElem                    // [[header]] element
 )
 
 // Get returns a table's field, or nil when n is not a table or lacks key.
