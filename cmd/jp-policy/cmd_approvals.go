@@ -1,11 +1,96 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"time"
 
-// ApprovalsCmd is a placeholder until its issue lands.
-type ApprovalsCmd struct{}
+	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/mount"
+	"github.com/jp-policy/jp-policy/policy"
+)
 
-// Run reports that the command is not built yet.
+// ApprovalsCmd lists, pre-seeds or withdraws mount approvals without a
+// terminal prompt.
+type ApprovalsCmd struct {
+	Workspace string `help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Approvals string `help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
+	JSON      bool   `name:"json" help:"list: print JSON."`
+	Action    string `arg:"" optional:"" enum:"list,approve,revoke" default:"list" help:"list (default), approve or revoke."`
+	RulePath  string `arg:"" optional:"" name:"rule-path" help:"Workspace-relative path of the external rule (the symlink), for approve and revoke."`
+}
+
+// Run performs the action.
 func (c *ApprovalsCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("approvals: not implemented yet"))
+	if (c.Action == "list") != (c.RulePath == "") {
+		return fail(exitUsage, fmt.Errorf("usage: approvals list | approve RULE_PATH | revoke RULE_PATH"))
+	}
+	env, files, _, err := mountContext(c.Workspace, "", c.Approvals, false)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	store, warns, err := approvals.Load(files.Approvals)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	for _, w := range warns {
+		fmt.Fprintf(g.Stderr, "jp-policy: %s\n", w)
+	}
+	switch c.Action {
+	case "list":
+		bs := mount.ListBindings(env.Root, store)
+		if c.JSON {
+			if bs == nil {
+				bs = []mount.Binding{}
+			}
+			printJSON(g.Stdout, bs)
+			return nil
+		}
+		if len(bs) == 0 {
+			fmt.Fprintf(g.Stdout, "no approvals in %s\n", files.Approvals)
+		}
+		for _, b := range bs {
+			switch b.Status {
+			case approvals.Approved:
+				fmt.Fprintf(g.Stdout, "%s -> %s  ok (approved %s)\n", b.RulePath, b.Approved, b.ApprovedAt.Format(time.RFC3339))
+			case approvals.Retargeted:
+				fmt.Fprintf(g.Stdout, "%s -> %s  RETARGETED: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, b.Current, b.RulePath)
+			default:
+				fmt.Fprintf(g.Stdout, "%s -> %s  BROKEN: %s\n", b.RulePath, b.Approved, b.Problem)
+			}
+		}
+		return nil
+	case "approve":
+		rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		if before.Kind == approvals.Approved {
+			fmt.Fprintf(g.Stdout, "%s -> %s already approved\n", rp, target)
+			return nil
+		}
+		// The user asked for this approval by name, which is the
+		// explicit consent a corrupt store may be replaced for.
+		if err := store.Save(true); err != nil {
+			return fail(exitUsage, err)
+		}
+		if before.Kind == approvals.Retargeted {
+			fmt.Fprintf(g.Stdout, "approved %s -> %s (was %s)\n", rp, target, before.Previous)
+		} else {
+			fmt.Fprintf(g.Stdout, "approved %s -> %s\n", rp, target)
+		}
+		return nil
+	default: // revoke
+		rp := c.RulePath
+		if lex, err := policy.LexicalRel(rp); err == nil {
+			rp = lex
+		}
+		if !store.Revoke(rp) {
+			return fail(exitUsage, fmt.Errorf("no approval for %s in %s", c.RulePath, files.Approvals))
+		}
+		if err := store.Save(false); err != nil {
+			return fail(exitUsage, err)
+		}
+		fmt.Fprintf(g.Stdout, "revoked %s\n", rp)
+		return nil
+	}
 }

@@ -1,11 +1,197 @@
 package main
 
-import "errors"
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
-// MountCmd is a placeholder until its issue lands.
-type MountCmd struct{}
+	"golang.org/x/term"
 
-// Run reports that the command is not built yet.
+	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/mount"
+)
+
+// MountCmd links an external path into the workspace and grants tools
+// access to it (RFD D43 `--mount`).
+type MountCmd struct {
+	Workspace string `help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Config    string `help:"Config file to append the rules to (default: <workspace>/.jp/config.toml)." type:"path"`
+	Approvals string `help:"approvals.json to record the approval in (default: JP's user-workspace storage)." type:"path"`
+	Yes       bool   `help:"Grant every enabled local tool without asking (for scripts)."`
+	DryRun    bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
+	JSON      bool   `name:"json" help:"Print one JSON object."`
+	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default) or rw (needs TOOL:)."`
+}
+
+// Run plans the mount, asks for confirmation when it names no tool, and
+// applies it.
 func (c *MountCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("mount: not implemented yet"))
+	p, env, files, err := c.prepare()
+	if c.JSON && (err != nil || c.DryRun) {
+		printJSON(g.Stdout, mount.NewReport(c.Spec, p, err))
+	}
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if c.DryRun {
+		if !c.JSON {
+			describeMount(g.Stdout, p, "would ")
+		}
+		return nil
+	}
+	if p.NeedsConfirmation() && !c.Yes {
+		if err := confirmMount(g, p); err != nil {
+			if c.JSON {
+				printJSON(g.Stdout, mount.NewReport(c.Spec, p, err))
+			}
+			return fail(exitUsage, err)
+		}
+	}
+	res, err := mount.Apply(p, env, files, time.Now())
+	for _, w := range res.Warnings {
+		fmt.Fprintf(g.Stderr, "jp-policy: %s\n", w)
+	}
+	if c.JSON {
+		printJSON(g.Stdout, mount.NewReport(c.Spec, p, err))
+	}
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if !c.JSON {
+		describeMount(g.Stdout, p, "")
+		fmt.Fprintf(g.Stdout, "approval recorded in %s\n", files.Approvals)
+	}
+	return nil
+}
+
+func (c *MountCmd) prepare() (*mount.Plan, mount.Env, mount.Files, error) {
+	sp, err := mount.Parse(c.Spec)
+	if err != nil {
+		return nil, mount.Env{}, mount.Files{}, err
+	}
+	partial := &mount.Plan{Spec: sp}
+	env, files, tools, err := mountContext(c.Workspace, c.Config, c.Approvals, true)
+	if err != nil {
+		return partial, env, files, err
+	}
+	p, err := mount.Prepare(c.Spec, tools, env)
+	return p, env, files, err
+}
+
+// mountContext loads what mount and unmount share: the workspace, the
+// merged tools (when withTools), and the files they write.
+func mountContext(ws, cfgFile, approvalsFile string, withTools bool) (mount.Env, mount.Files, []mount.ToolInfo, error) {
+	root, cwd, err := mountWorkspace(ws)
+	if err != nil {
+		return mount.Env{}, mount.Files{}, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: err.Error()}
+	}
+	home, _ := os.UserHomeDir()
+	env := mount.Env{Root: root, Cwd: cwd, Home: home}
+	files := mount.Files{Config: cfgFile, Approvals: approvalsFile}
+	if files.Config == "" {
+		files.Config = filepath.Join(root, ".jp", "config.toml")
+	}
+	if files.Approvals == "" {
+		if files.Approvals, err = approvals.DefaultPath(root, os.Getenv); err != nil {
+			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: "cannot locate approvals.json: " + err.Error()}
+		}
+	}
+	if !withTools {
+		return env, files, nil, nil
+	}
+	l, err := config.Load(config.Options{Workspace: root, Cwd: cwd})
+	if err != nil {
+		return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: err.Error()}
+	}
+	return env, files, mount.ToolsFromConfig(l), nil
+}
+
+func confirmMount(g *Globals, p *mount.Plan) error {
+	f, ok := g.Stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &mount.Error{Kind: mount.KindNotConfirmed, Message: fmt.Sprintf(
+			"a mount without TOOL: grants %d tools (%s); confirm on a terminal or pass --yes",
+			len(p.Tools), strings.Join(p.Tools, ", "))}
+	}
+	fmt.Fprintf(g.Stderr, "Mount %s -> %s (%s) for these enabled local tools:\n", p.RulePath, p.Target, p.Spec.Mode)
+	for _, t := range p.Tools {
+		fmt.Fprintf(g.Stderr, "  %s\n", t)
+	}
+	fmt.Fprint(g.Stderr, "Grant? [y/N] ")
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return &mount.Error{Kind: mount.KindNotConfirmed, Message: "mount not confirmed; nothing changed"}
+	}
+	return nil
+}
+
+func describeMount(w io.Writer, p *mount.Plan, would string) {
+	if p.LinkExists {
+		fmt.Fprintf(w, "%skeep %s -> %s (already linked)\n", would, p.RulePath, p.Target)
+	} else {
+		fmt.Fprintf(w, "%slink %s -> %s\n", would, p.RulePath, p.Target)
+	}
+	for _, t := range p.Tools {
+		if at, ok := p.Skipped[t]; ok {
+			fmt.Fprintf(w, "  %s: already has a rule for %s (%s); left unchanged\n", t, p.RulePath, at)
+			continue
+		}
+		var parts []string
+		for _, r := range p.Rules[t] {
+			parts = append(parts, describeRule(r))
+		}
+		fmt.Fprintf(w, "  %s: %s\n", t, strings.Join(parts, "; "))
+	}
+}
+
+func describeRule(r mount.Rule) string {
+	caps := "read"
+	if r.Write {
+		caps = "read, write"
+	}
+	switch {
+	case r.WorkspaceDefault:
+		return fmt.Sprintf("%q %s (keeps its workspace access)", r.Path, caps)
+	case r.External:
+		return fmt.Sprintf("%q external %s", r.Path, caps)
+	}
+	return fmt.Sprintf("%q %s", r.Path, caps)
+}
+
+func printJSON(w io.Writer, v any) {
+	out, err := json.Marshal(v)
+	if err != nil {
+		out, _ = json.Marshal(map[string]any{"error": map[string]string{"kind": "io", "message": err.Error()}})
+	}
+	fmt.Fprintln(w, string(out))
+}
+
+// mountWorkspace returns the canonical workspace root (from --workspace,
+// else the nearest ancestor of the working directory with a .jp
+// directory) and the absolute working directory.
+func mountWorkspace(flag string) (root, cwd string, err error) {
+	if cwd, err = os.Getwd(); err != nil {
+		return "", "", err
+	}
+	if flag == "" {
+		root, err = config.FindRoot(cwd)
+		return root, cwd, err
+	}
+	if root, err = filepath.Abs(flag); err != nil {
+		return "", "", err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return "", "", err
+	}
+	if fi, err := os.Stat(filepath.Join(root, ".jp")); err != nil || !fi.IsDir() {
+		return "", "", errors.New("--workspace " + flag + ": no .jp directory there")
+	}
+	return root, cwd, nil
 }

@@ -1,11 +1,47 @@
 package main
 
-import "errors"
+import (
+	"fmt"
 
-// UnmountCmd is a placeholder until its issue lands.
-type UnmountCmd struct{}
+	"github.com/jp-policy/jp-policy/mount"
+)
 
-// Run reports that the command is not built yet.
+// UnmountCmd removes what `mount` made (RFD D43 `--no-mount`).
+type UnmountCmd struct {
+	Workspace string `help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Config    string `help:"Config file the rules were appended to (default: <workspace>/.jp/config.toml)." type:"path"`
+	Approvals string `help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
+	Name      string `arg:"" optional:"" help:"The mount's NAME (relative to the working directory); all mounts when omitted."`
+}
+
+// Run removes the mount's rules, approval and symlink.
 func (c *UnmountCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("unmount: not implemented yet"))
+	env, files, _, err := mountContext(c.Workspace, c.Config, c.Approvals, false)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	res, err := mount.Unmount(c.Name, env, files)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(g.Stderr, "jp-policy: %s\n", w)
+	}
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	for _, rp := range res.RulePaths {
+		fmt.Fprintf(g.Stdout, "unmounted %s\n", rp)
+	}
+	for _, b := range res.Blocks {
+		what := b.RulePath
+		if b.Default {
+			what = `"." (workspace default)`
+		}
+		fmt.Fprintf(g.Stdout, "  removed rule %s of %s (%s:%d)\n", what, b.Tool, files.Config, b.Line)
+	}
+	for _, l := range res.Links {
+		fmt.Fprintf(g.Stdout, "  removed symlink %s\n", l)
+	}
+	for _, r := range res.Revoked {
+		fmt.Fprintf(g.Stdout, "  revoked approval of %s\n", r)
+	}
+	return nil
 }

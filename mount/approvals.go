@@ -1,0 +1,59 @@
+package mount
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Binding is one approval as `approvals list` shows it: what was approved
+// and where the link points now.
+type Binding struct {
+	RulePath   string         `json:"rule_path"`
+	Approved   string         `json:"approved_target"`
+	ApprovedAt time.Time      `json:"approved_at"`
+	Current    string         `json:"current_target,omitempty"`
+	Status     approvals.Kind `json:"status"` // approved, retargeted, or unknown when the link is gone
+	Problem    string         `json:"problem,omitempty"`
+}
+
+// ListBindings checks every approval against the filesystem through
+// policy.BindRule, the compiler's own binding, so "approved" here means
+// the compiler would accept the link as it is now.
+func ListBindings(root string, store *approvals.Store) []Binding {
+	var out []Binding
+	for _, e := range store.Entries() {
+		b := Binding{RulePath: e.RulePath, Approved: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
+		bound, err := policy.BindRule(root, e.RulePath, true)
+		if err != nil {
+			b.Status, b.Problem = approvals.Unknown, err.Error()
+		} else {
+			b.Current = bound.Abs
+			b.Status = store.Classify(e.RulePath, bound.Abs).Kind
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// ApproveRule records the current target of the external rule at
+// rulePath (workspace-relative, as written in config). It returns the
+// normalised rule path, the approved target and the status before.
+func ApproveRule(root, rulePath string, store *approvals.Store, now time.Time) (string, string, approvals.Status, error) {
+	bound, err := policy.BindRule(root, rulePath, true)
+	if err != nil {
+		var re *policy.RuleError
+		if errors.As(err, &re) && re.Kind == policy.RuleExternalInsideWorkspace {
+			return "", "", approvals.Status{}, errorf(KindTargetInsideWorkspace, "%s resolves inside the workspace; only a symlink that leads outside needs an approval", rulePath)
+		}
+		return "", "", approvals.Status{}, &Error{Kind: KindTargetMissing, Err: err, Message: fmt.Sprintf("cannot approve %s: %v", rulePath, err)}
+	}
+	before := store.Classify(bound.Lexical, bound.Abs)
+	if before.Kind != approvals.Approved {
+		store.Approve(bound.Lexical, bound.Abs, now)
+	}
+	return bound.Lexical, bound.Abs, before, nil
+}

@@ -1,0 +1,258 @@
+package mount
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Env is where a mount happens.
+type Env struct {
+	Root string // canonical absolute workspace root
+	Cwd  string // absolute working directory NAME is relative to
+	Home string // for `~` in PATH; "" leaves `~` unexpandable
+}
+
+// Plan is everything a mount will do, computed without changing anything.
+// Fields are filled in order; when Prepare fails, the ones before the
+// failing step are set (dry-run prints them next to the error).
+type Plan struct {
+	Spec     Spec
+	RulePath string // workspace-relative link (the rule path); "" until resolved
+	Link     string // absolute path of the symlink
+	Target   string // canonical absolute target; "" until resolved
+	// LinkExists: the symlink is already there and resolves to Target.
+	LinkExists bool
+	Tools      []string          // tools in scope
+	Rules      map[string][]Rule // rules to append, per tool
+	// Skipped names tools in scope that already have a rule for the
+	// mount path (where), left unchanged.
+	Skipped map[string]string
+	Blocks  []Block // Rules in write order
+}
+
+// NeedsConfirmation: a mount that names no tool grants every enabled local
+// tool, and D43 asks the user to confirm that scope.
+func (p *Plan) NeedsConfirmation() bool { return p.Spec.Tool == "" }
+
+// Prepare parses spec and checks every precondition of the mount against
+// the filesystem and the merged tools, without changing anything.
+func Prepare(spec string, tools []ToolInfo, env Env) (*Plan, error) {
+	sp, err := Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Spec: sp}
+	if p.RulePath, err = ResolveName(sp.Name, env.Cwd, env.Root); err != nil {
+		return p, err
+	}
+	if p.Target, err = resolveTarget(sp.Path, env); err != nil {
+		return p, err
+	}
+	if err := p.checkLink(env.Root); err != nil {
+		return p, err
+	}
+	if err := p.scope(tools); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// resolveTarget expands `~`, makes PATH absolute against the working
+// directory and resolves it through symlinks. A target inside the
+// workspace is refused: D43's `external = true` is rejected on rules that
+// resolve inside, and an in-workspace path needs no mount.
+func resolveTarget(p string, env Env) (string, error) {
+	expanded, err := expandHome(p, env.Home)
+	if err != nil {
+		return "", errorf(KindTargetMissing, "mount target %q: %v", p, err)
+	}
+	if !filepath.IsAbs(expanded) {
+		expanded = filepath.Join(env.Cwd, expanded)
+	}
+	canon, err := filepath.EvalSymlinks(expanded)
+	if err != nil {
+		return "", &Error{Kind: KindTargetMissing, Err: err, Message: fmt.Sprintf("mount target %s cannot be resolved: %v", p, unwrapPathError(err))}
+	}
+	if canon, err = filepath.Abs(canon); err != nil {
+		return "", &Error{Kind: KindTargetMissing, Err: err, Message: err.Error()}
+	}
+	if rel, err := filepath.Rel(env.Root, canon); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+		return canon, errorf(KindTargetInsideWorkspace, "mount target %s is inside the workspace (%s); mounts are for paths outside it", p, filepath.ToSlash(rel))
+	}
+	return canon, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkLink decides what is at NAME. Nothing: the link will be created
+// (its parent must resolve inside the workspace and outside .jp/, so a
+// symlinked directory cannot carry the link elsewhere). A symlink that
+// already resolves to the target: nothing to do. Anything else: an error
+// before any change.
+func (p *Plan) checkLink(root string) error {
+	parent := path.Dir(p.RulePath)
+	if parent == "." {
+		parent = ""
+	}
+	pr, err := policy.Canonicalize(root, parent)
+	if err != nil {
+		return &Error{Kind: KindInTheWay, Err: err, Message: fmt.Sprintf("cannot place mount %s: %v", p.RulePath, err)}
+	}
+	if !pr.Inside {
+		return errorf(KindOutsideWorkspace, "mount %s: its parent directory resolves outside the workspace (%s)", p.RulePath, pr.Abs)
+	}
+	if first, _, _ := strings.Cut(pr.Rel, "/"); strings.EqualFold(first, ManagedDir) {
+		return errorf(KindManagedStorage, "mount %s: its parent directory resolves into JP-managed storage (%s/)", p.RulePath, ManagedDir)
+	}
+	if pr.Exists {
+		if fi, err := os.Stat(pr.Abs); err != nil || !fi.IsDir() {
+			return errorf(KindInTheWay, "cannot create mount %s: %s is not a directory", p.RulePath, parentOr(parent))
+		}
+	} else if err := noFileOnTheWay(root, parent); err != nil {
+		return err
+	}
+	p.Link = filepath.Join(pr.Abs, path.Base(p.RulePath))
+
+	fi, err := os.Lstat(p.Link)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return &Error{Kind: KindInTheWay, Err: err, Message: fmt.Sprintf("cannot inspect %s: %v", p.RulePath, err)}
+	case fi.Mode()&fs.ModeSymlink == 0:
+		return errorf(KindInTheWay, "cannot create mount %s: a %s is already there (only a symlink can be a mount)", p.RulePath, kindOf(fi))
+	}
+	r, err := policy.Canonicalize(root, p.RulePath)
+	if err == nil && r.Abs == p.Target {
+		p.LinkExists = true
+		return nil
+	}
+	now := "a missing target"
+	if err == nil {
+		now = r.Abs
+	} else if dest, rerr := os.Readlink(p.Link); rerr == nil {
+		now = dest + " (dangling)"
+	}
+	return errorf(KindRetarget, "mount %s already exists and points to %s, not %s; run `jp-policy unmount %s` first", p.RulePath, now, p.Target, p.RulePath)
+}
+
+// noFileOnTheWay walks the parent's components and fails on the first one
+// that exists but is not a directory.
+func noFileOnTheWay(root, parent string) error {
+	cur := ""
+	for _, c := range strings.Split(parent, "/") {
+		cur = path.Join(cur, c)
+		r, err := policy.Canonicalize(root, cur)
+		if err != nil {
+			return &Error{Kind: KindInTheWay, Err: err, Message: fmt.Sprintf("cannot place mount under %s: %v", cur, err)}
+		}
+		if !r.Exists {
+			return nil
+		}
+		if fi, err := os.Stat(r.Abs); err != nil || !fi.IsDir() {
+			return errorf(KindInTheWay, "cannot create mount under %s: it is not a directory", cur)
+		}
+	}
+	return nil
+}
+
+func parentOr(p string) string {
+	if p == "" {
+		return "the workspace root"
+	}
+	return p
+}
+
+func kindOf(fi fs.FileInfo) string {
+	if fi.IsDir() {
+		return "directory"
+	}
+	return "file"
+}
+
+// scope picks the tools and the rules each gets.
+func (p *Plan) scope(tools []ToolInfo) error {
+	byName := map[string]ToolInfo{}
+	for _, t := range tools {
+		byName[t.Name] = t
+	}
+	var inScope []ToolInfo
+	if p.Spec.Tool != "" {
+		t, ok := byName[p.Spec.Tool]
+		if !ok {
+			msg := fmt.Sprintf("no tool named %q is configured", p.Spec.Tool)
+			if s := suggest(p.Spec.Tool, tools); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return errorf(KindUnknownTool, "%s", msg)
+		}
+		if !t.Local {
+			return errorf(KindNotLocalTool, "tool %q has source %q; access grants apply only to local tools", t.Name, t.Source)
+		}
+		inScope = []ToolInfo{t}
+	} else {
+		for _, t := range tools {
+			if t.Local && t.Enabled {
+				inScope = append(inScope, t)
+			}
+		}
+		if len(inScope) == 0 {
+			return errorf(KindNoTools, "no enabled local tool to mount %s for; name one with TOOL:%s=...", p.RulePath, p.Spec.Name)
+		}
+	}
+	p.Rules, p.Skipped = map[string][]Rule{}, map[string]string{}
+	for _, t := range inScope {
+		p.Tools = append(p.Tools, t.Name)
+		if at, ok := hasRuleFor(t, p.RulePath); ok {
+			p.Skipped[t.Name] = at
+			continue
+		}
+		var rules []Rule
+		if len(t.FS) == 0 {
+			rules = append(rules, WorkspaceDefaultRule())
+		}
+		rules = append(rules, MountRule(p.RulePath, p.Spec.Mode))
+		p.Rules[t.Name] = rules
+		for _, r := range rules {
+			p.Blocks = append(p.Blocks, Block{Tool: t.Name, Rule: r})
+		}
+	}
+	sort.Strings(p.Tools)
+	return nil
+}
+
+// hasRuleFor reports where t already has a rule for rulePath, if it does.
+func hasRuleFor(t ToolInfo, rulePath string) (string, bool) {
+	for _, r := range t.FS {
+		if r.Lexical == rulePath {
+			return r.Pos.String(), true
+		}
+	}
+	return "", false
+}
+
+// expandHome replaces a leading `~` (alone or before a separator) with
+// home. `~user` is left alone, as JP leaves it.
+func expandHome(p, home string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !(filepath.Separator == '\\' && strings.HasPrefix(p, `~\`)) {
+		return p, nil
+	}
+	if home == "" {
+		return "", errors.New("cannot expand ~: no home directory")
+	}
+	return filepath.Join(home, p[1:]), nil
+}
