@@ -78,7 +78,7 @@ func (p NetPlan) Opens(port uint16) bool {
 func NetClauses(p NetPlan, mechanism string, minABI int) []Clause {
 	var out []Clause
 	for _, r := range p.Rules {
-		c := Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: describeNet(r.Rule), MinABI: minABI}
+		c := Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: DescribeNet(r.Rule), MinABI: minABI}
 		switch {
 		case r.Rule.Allow && r.HasPort:
 			c.Status = Degraded
@@ -101,7 +101,8 @@ func NetClauses(p NetPlan, mechanism string, minABI int) []Clause {
 	return out
 }
 
-func describeNet(r policy.NetRule) string {
+// DescribeNet renders a net rule for a clause: "allow https://host:port/path".
+func DescribeNet(r policy.NetRule) string {
 	verb := "allow"
 	if !r.Allow {
 		verb = "deny"
