@@ -9,7 +9,7 @@ func init() {
 	register(&Rule{
 		ID: "JP001", Name: "syntax", Severity: diag.Error, Loader: true,
 		Title:       "A config file is not valid TOML or JSON",
-		Description: "The file cannot be parsed, so none of its settings, including any access rules, can be known. Lint stops and exits 2.",
+		Description: "The file cannot be parsed, so none of its settings, including any access rules, can be known. The config cannot be loaded; lint reports the position and exits 2.",
 		Fix:         "Correct the syntax at the reported position.",
 	})
 	register(&Rule{
@@ -34,7 +34,7 @@ func init() {
 	register(&Rule{
 		ID: "JP005", Name: "extends-cycle", Severity: diag.Error, Loader: true,
 		Title:       "`extends` entries form a cycle",
-		Description: "A file extends itself, directly or through others. The loader reads each file once and reports the edge that closes the cycle.",
+		Description: "A file extends itself, directly or through others. The config cannot be loaded; lint reports the chain and exits 2.",
 		Fix:         "Remove the `extends` entry that points back to an earlier file.",
 	})
 	register(&Rule{
