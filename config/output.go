@@ -326,6 +326,8 @@ type jsonLoaded struct {
 	Layers      []Layer             `json:"layers"`
 	Tools       map[string]jsonTool `json:"tools"`
 	Defaults    *jsonTool           `json:"defaults,omitempty"`
+	Candidates  []string            `json:"candidates"`
+	Skipped     []string            `json:"skipped,omitempty"`
 	Diagnostics diag.List           `json:"diagnostics"`
 }
 
@@ -354,6 +356,13 @@ func (l *Loaded) WriteJSON(w io.Writer, o PrintOptions) error {
 			ly.ExtendedBy = RelPos(diag.Position{File: ly.ExtendedBy}, l.Cwd).File
 		}
 		out.Layers = append(out.Layers, ly)
+	}
+	out.Candidates = []string{}
+	for _, c := range l.Candidates {
+		out.Candidates = append(out.Candidates, RelPos(diag.Position{File: c}, l.Cwd).File)
+	}
+	for _, c := range l.Skipped {
+		out.Skipped = append(out.Skipped, RelPos(diag.Position{File: c}, l.Cwd).File)
 	}
 	for _, d := range l.Diagnostics {
 		d.Pos = RelPos(d.Pos, l.Cwd)
