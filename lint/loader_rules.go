@@ -25,11 +25,10 @@ func init() {
 		Fix:         "Rename the key to the suggested one, or remove it.",
 	})
 	register(&Rule{
-		ID: "JP004", Name: "extends-missing", Severity: diag.Error, Loader: true,
-		Title:        "An `extends` entry names a file that does not exist",
-		Description:  "Rules the author expected from the extended file are missing from the merged policy.",
-		Fix:          "Fix the path (it is relative to the declaring file) or remove the entry.",
-		Suppressible: false,
+		ID: "JP004", Name: "extends-missing", Severity: diag.Warning, Loader: true, Suppressible: true,
+		Title:       "An `extends` entry names a file that does not exist",
+		Description: "JP skips the entry, so rules the author expected from the extended file are missing from the merged policy. Missing rules only ever narrow a policy, so this is a warning.",
+		Fix:         "Fix the path (it is relative to the declaring file) or remove the entry.",
 	})
 	register(&Rule{
 		ID: "JP005", Name: "extends-cycle", Severity: diag.Error, Loader: true,
@@ -38,10 +37,9 @@ func init() {
 		Fix:         "Remove the `extends` entry that points back to an earlier file.",
 	})
 	register(&Rule{
-		ID: "JP006", Name: "unsupported-extension", Severity: diag.Warning, Loader: true,
-		Title:        "A config file has an extension JP does not load",
-		Description:  "JP reads `.toml`, `.json`, `.yaml` and `.yml` config files; anything else named by `extends` is skipped, so its rules never apply.",
-		Fix:          "Rename the file to a supported extension, or drop it from `extends`.",
-		Suppressible: true,
+		ID: "JP006", Name: "unsupported-extension", Severity: diag.Error, Loader: true,
+		Title:       "A config file has an extension jp-policy does not read",
+		Description: "Only `.toml` and `.json` config files are read. A file with another extension named by `extends` or `--cfg` cannot be loaded, so lint exits 2 rather than check a policy with rules missing.",
+		Fix:         "Rename the file to `.toml` or `.json`, or drop it from `extends`.",
 	})
 }
