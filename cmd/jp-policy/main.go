@@ -65,6 +65,8 @@ type CLI struct {
 	Unmount   UnmountCmd   `cmd:"" help:"Remove a mount: its symlink, approval and rules."`
 	Approvals ApprovalsCmd `cmd:"" help:"List, approve or revoke external mount targets."`
 	URI       URICmd       `cmd:"" name:"uri" help:"Print the attachment URI of a path (RFD D03)."`
+
+	Completion CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 }
 
 func main() {

@@ -1,0 +1,283 @@
+package completion
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/alecthomas/kong"
+)
+
+// TagKey is the struct tag that overrides the inferred Kind of a flag or
+// positional argument, e.g. `completion:"dir"`.
+const TagKey = "completion"
+
+// safeName is what a command, alias or flag name must look like. The
+// scripts splice names into case patterns and function tables, so
+// anything else is refused rather than quoted and hoped for.
+var safeName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+
+// NameError reports a name the generator refuses to put in a script.
+type NameError struct {
+	What string // "command", "flag", "enum value", ...
+	Name string
+}
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("completion: unsafe %s name %q", e.What, e.Name)
+}
+
+// TagError reports an unknown `completion:"..."` tag value.
+type TagError struct {
+	Field string
+	Value string
+}
+
+func (e *TagError) Error() string {
+	return fmt.Sprintf("completion: %s: unknown %s tag %q (want file, dir, command or none)", e.Field, TagKey, e.Value)
+}
+
+// FromKong extracts the completion tree from kong's model. Hidden
+// commands and flags are left out, as they are from --help.
+func FromKong(app *kong.Application) (*Command, error) {
+	if app == nil || app.Node == nil {
+		return nil, fmt.Errorf("completion: no kong application")
+	}
+	return fromNode(app.Node)
+}
+
+func fromNode(n *kong.Node) (*Command, error) {
+	c := &Command{Name: n.Name, Help: oneLine(n.Help), Passthrough: n.Passthrough}
+	if n.Type != kong.ApplicationNode {
+		if err := checkName("command", n.Name); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range n.Aliases {
+		if err := checkName("command alias", a); err != nil {
+			return nil, err
+		}
+		c.Aliases = append(c.Aliases, a)
+	}
+	flags, err := fromFlags(n.Flags)
+	if err != nil {
+		return nil, err
+	}
+	c.Flags = flags
+	if c.Args, err = fromPositionals(n.Positional); err != nil {
+		return nil, err
+	}
+	if n.Type == kong.ArgumentNode && n.Argument != nil {
+		c.Branch = true
+		if c.BranchArg, err = valueOf(n.Argument, ""); err != nil {
+			return nil, err
+		}
+	}
+	for _, child := range n.Children {
+		if child == nil || child.Hidden {
+			continue
+		}
+		cc, err := fromNode(child)
+		if err != nil {
+			return nil, err
+		}
+		c.Commands = append(c.Commands, cc)
+	}
+	// A default:"withargs" subcommand takes its parent's words when no
+	// other subcommand matches, so its flags and arguments are the
+	// parent's too as far as typing goes.
+	if d := n.DefaultCmd; d != nil && d.Tag != nil && d.Tag.Default == "withargs" {
+		for _, cc := range c.Commands {
+			if cc.Name != d.Name {
+				continue
+			}
+			c.Flags = append(c.Flags, cc.Flags...)
+			if len(c.Args) == 0 {
+				c.Args = cc.Args
+			}
+		}
+	}
+	return c, nil
+}
+
+func fromFlags(in []*kong.Flag) ([]Flag, error) {
+	var out []Flag
+	for _, f := range in {
+		if f == nil || f.Value == nil || f.Hidden {
+			continue
+		}
+		if err := checkName("flag", f.Name); err != nil {
+			return nil, err
+		}
+		fl := Flag{Name: f.Name, Short: f.Short, Help: oneLine(f.Help)}
+		if f.Short != 0 && !safeShort(f.Short) {
+			return nil, &NameError{What: "short flag", Name: string(f.Short)}
+		}
+		for _, a := range f.Aliases {
+			if err := checkName("flag alias", a); err != nil {
+				return nil, err
+			}
+			fl.Aliases = append(fl.Aliases, a)
+		}
+		takesValue := !isBool(f.Value) && !isCounter(f.Value)
+		if !takesValue && f.Tag != nil && f.Tag.Negatable != "" {
+			fl.Negation = "no-" + f.Name
+			if f.Tag.Negatable != "_" {
+				fl.Negation = f.Tag.Negatable
+			}
+			if err := checkName("negated flag", fl.Negation); err != nil {
+				return nil, err
+			}
+		}
+		if takesValue {
+			v, err := valueOf(f.Value, f.PlaceHolder)
+			if err != nil {
+				return nil, err
+			}
+			fl.Value = &v
+		}
+		out = append(out, fl)
+	}
+	return out, nil
+}
+
+func fromPositionals(in []*kong.Positional) ([]Arg, error) {
+	var out []Arg
+	for _, p := range in {
+		if p == nil {
+			continue
+		}
+		v, err := valueOf(p, "")
+		if err != nil {
+			return nil, err
+		}
+		a := Arg{
+			Name:        p.Name,
+			Help:        oneLine(p.Help),
+			Value:       v,
+			Passthrough: p.Passthrough || p.PassthroughMode != kong.PassThroughModeNone,
+		}
+		a.Variadic = a.Passthrough || (p.Target.IsValid() && (p.IsSlice() || p.IsMap()))
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func isBool(v *kong.Value) bool {
+	return v.Target.IsValid() && v.IsBool()
+}
+
+func isCounter(v *kong.Value) bool {
+	return v.Tag != nil && v.IsCounter()
+}
+
+// valueOf infers how a value is completed, from the most explicit hint to
+// the least; see the package doc.
+func valueOf(v *kong.Value, placeholder string) (Value, error) {
+	if v.Tag != nil {
+		if hint := v.Tag.Get(TagKey); hint != "" {
+			switch k := Kind(hint); k {
+			case KindFile, KindDir, KindCommand, KindNone:
+				return Value{Kind: k}, nil
+			default:
+				return Value{}, &TagError{Field: v.Name, Value: hint}
+			}
+		}
+	}
+	if v.Enum != "" {
+		var words []string
+		for _, w := range v.EnumSlice() {
+			if w == "" {
+				continue
+			}
+			if err := checkWord(w); err != nil {
+				return Value{}, err
+			}
+			words = append(words, w)
+		}
+		if len(words) > 0 {
+			return Value{Kind: KindEnum, Enum: words}, nil
+		}
+	}
+	if v.Tag != nil {
+		switch v.Tag.Type {
+		case "path", "existingfile", "filecontent":
+			return Value{Kind: KindFile}, nil
+		case "existingdir":
+			return Value{Kind: KindDir}, nil
+		}
+	}
+	if v.Target.IsValid() && isFileType(v.Target.Type()) {
+		return Value{Kind: KindFile}, nil
+	}
+	if v.Passthrough || v.PassthroughMode != kong.PassThroughModeNone {
+		return Value{Kind: KindCommand}, nil
+	}
+	return Value{Kind: kindFromName(v.Name, placeholder)}, nil
+}
+
+var (
+	fileContentType      = reflect.TypeFor[kong.FileContentFlag]()
+	namedFileContentType = reflect.TypeFor[kong.NamedFileContentFlag]()
+	osFileType           = reflect.TypeFor[*os.File]()
+)
+
+func isFileType(t reflect.Type) bool {
+	switch t {
+	case fileContentType, namedFileContentType, osFileType:
+		return true
+	}
+	if t.Kind() == reflect.Slice && t.Elem() != reflect.TypeFor[byte]() {
+		return isFileType(t.Elem())
+	}
+	return false
+}
+
+// kindFromName is the last resort: a flag called --workspace or a
+// positional called <path> almost certainly wants a file name.
+func kindFromName(name, placeholder string) Kind {
+	words := strings.FieldsFunc(strings.ToLower(name+" "+placeholder), func(r rune) bool {
+		return r == '-' || r == '_' || r == ' ' || r == '.'
+	})
+	kind := KindNone
+	for _, w := range words {
+		switch w {
+		case "dir", "directory", "workspace", "root", "cwd":
+			return KindDir
+		case "path", "paths", "file", "files", "output", "out":
+			kind = KindFile
+		}
+	}
+	return kind
+}
+
+func checkName(what, name string) error {
+	if !safeName.MatchString(name) {
+		return &NameError{What: what, Name: name}
+	}
+	return nil
+}
+
+func safeShort(r rune) bool {
+	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// checkWord accepts enum values the scripts can quote: printable, no
+// whitespace (the shells would split them).
+func checkWord(w string) error {
+	for _, r := range w {
+		if !unicode.IsPrint(r) || unicode.IsSpace(r) {
+			return &NameError{What: "enum value", Name: w}
+		}
+	}
+	return nil
+}
+
+// oneLine folds help text to one line: descriptions are single-line in
+// every shell's menu.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }), " ")
+}
