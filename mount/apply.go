@@ -55,7 +55,8 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 		if uerr := u.run(); uerr != nil {
 			err = &Error{Kind: errKind(err), Err: err, Message: fmt.Sprintf("%v; undoing the partial mount also failed: %v", err, uerr)}
 		}
-		res = Result{}
+		// Nothing was changed, but what was read is still worth saying.
+		res = Result{Warnings: res.Warnings}
 	}()
 
 	if !p.LinkExists {
@@ -76,10 +77,11 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 	}
 
 	warns, err := approve(p, files.Approvals, now, &u)
+	res.Warnings = warns
 	if err != nil {
 		return res, err
 	}
-	res.Warnings, res.ApprovalSaved = warns, true
+	res.ApprovalSaved = true
 
 	if len(p.Blocks) > 0 {
 		if err := appendRules(p, files.Config, &u); err != nil {
@@ -127,7 +129,7 @@ func approve(p *Plan, path string, now time.Time, u *undo) ([]diag.Diagnostic, e
 	// Typing the mount is the user's approval (D43 "Effects of --mount"),
 	// so a corrupt store may be replaced; the warning above says so.
 	if err := store.Save(true); err != nil {
-		return nil, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot record the approval: %v", err)}
+		return warns, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot record the approval: %v", err)}
 	}
 	u.push(snap.restore)
 	return warns, nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // snapshot is a file's content before a change, so the change can be
@@ -21,7 +22,7 @@ type snapshot struct {
 func takeSnapshot(path string) (snapshot, error) {
 	s := snapshot{path: path, perm: 0o644}
 	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if missing(err) {
 		return s, nil
 	}
 	if err != nil {
@@ -37,14 +38,19 @@ func takeSnapshot(path string) (snapshot, error) {
 	return s, nil
 }
 
+// missing reports whether err says the path does not exist (a parent
+// that is a file means the same). A nil error is not missing.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
 // restore puts the file back as it was (removing it if it did not exist).
 func (s snapshot) restore() error {
 	if !s.existed {
-		err := os.Remove(s.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+		if err := os.Remove(s.path); !missing(err) {
+			return err
 		}
-		return err
+		return nil
 	}
 	return writeAtomic(s.path, s.data, s.perm)
 }
