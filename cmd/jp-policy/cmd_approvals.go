@@ -48,15 +48,22 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		if len(bs) == 0 {
 			fmt.Fprintf(g.Stdout, "no approvals in %s\n", files.Approvals)
 		}
+		stale := false
 		for _, b := range bs {
 			switch b.Status {
 			case approvals.Approved:
 				fmt.Fprintf(g.Stdout, "%s -> %s  ok (approved %s)\n", b.RulePath, b.Approved, b.ApprovedAt.Format(time.RFC3339))
 			case approvals.Retargeted:
+				stale = true
 				fmt.Fprintf(g.Stdout, "%s -> %s  RETARGETED: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, b.Current, b.RulePath)
 			default:
+				stale = true
 				fmt.Fprintf(g.Stdout, "%s -> %s  BROKEN: %s\n", b.RulePath, b.Approved, b.Problem)
 			}
+		}
+		if stale {
+			// Scripts can tell "every binding still holds" from exit 0.
+			return fail(exitFail, nil)
 		}
 		return nil
 	case "approve":
