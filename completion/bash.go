@@ -36,6 +36,11 @@ const bashEngine = `# bash completion for @PROG@                                
     command)
         while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -c -- "$1")
         ;;
+    tool)
+        while IFS= read -r w; do
+            [[ $w == "$1"* ]] && COMPREPLY+=("$w")
+        done < <("${COMP_WORDS[0]}" @LIST@ 2>/dev/null)
+        ;;
     enum)
         @FN@__filter "$1" "${@FN@_enum[@]}"
         ;;
@@ -134,7 +139,7 @@ func writeShTables(b *bytes.Buffer, fn string, nodes []*node, describe bool) {
 		if !describe {
 			return w
 		}
-		return sq(w + ":" + help)
+		return sq(w + ":" + oneLine(help))
 	}
 
 	b.WriteString("\n# " + fn + "__flag NODE WORD: succeed when WORD is a flag of NODE that\n")

@@ -22,6 +22,8 @@ function @FN@_value
             __fish_complete_directories $cur
         case command
             complete -C "$cur"
+        case tool
+            command $@FN@_prog @LIST@ 2>/dev/null
         case enum
             printf '%s\n' $argv[3..-1]
     end
@@ -29,6 +31,7 @@ end
 
 function @FN@_complete
     set -l toks (commandline -opc)
+    set -g @FN@_prog $toks[1]
     set -e toks[1]
     set -l cur (commandline -ct)
     set -l node ''
@@ -127,7 +130,7 @@ func writeFish(b *bytes.Buffer, prog string, nodes []*node) {
 		fmt.Fprintf(b, "        case %s\n            printf '%%s\\t%%s\\n'", fq(n.id))
 		for _, f := range n.flags {
 			for _, c := range f.candidates() {
-				fmt.Fprintf(b, " %s %s", c, fq(f.Help))
+				fmt.Fprintf(b, " %s %s", c, fq(oneLine(f.Help)))
 			}
 		}
 		b.WriteString("\n")
@@ -142,7 +145,7 @@ func writeFish(b *bytes.Buffer, prog string, nodes []*node) {
 		}
 		fmt.Fprintf(b, "        case %s\n            printf '%%s\\t%%s\\n'", fq(n.id))
 		for _, c := range n.children {
-			fmt.Fprintf(b, " %s %s", c.cmd.Name, fq(c.cmd.Help))
+			fmt.Fprintf(b, " %s %s", c.cmd.Name, fq(oneLine(c.cmd.Help)))
 		}
 		b.WriteString("\n")
 	}

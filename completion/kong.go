@@ -37,7 +37,7 @@ type TagError struct {
 }
 
 func (e *TagError) Error() string {
-	return fmt.Sprintf("completion: %s: unknown %s tag %q (want file, dir, command or none)", e.Field, TagKey, e.Value)
+	return fmt.Sprintf("completion: %s: unknown %s tag %q (want file, dir, command, tool or none)", e.Field, TagKey, e.Value)
 }
 
 // FromKong extracts the completion tree from kong's model. Hidden
@@ -180,7 +180,7 @@ func valueOf(v *kong.Value, placeholder string) (Value, error) {
 	if v.Tag != nil {
 		if hint := v.Tag.Get(TagKey); hint != "" {
 			switch k := Kind(hint); k {
-			case KindFile, KindDir, KindCommand, KindNone:
+			case KindFile, KindDir, KindCommand, KindTool, KindNone:
 				return Value{Kind: k}, nil
 			default:
 				return Value{}, &TagError{Field: v.Name, Value: hint}
@@ -204,7 +204,13 @@ func valueOf(v *kong.Value, placeholder string) (Value, error) {
 	}
 	if v.Tag != nil {
 		switch v.Tag.Type {
-		case "path", "existingfile", "filecontent":
+		case "path":
+			// A path may name either; the name says which is meant.
+			if kindFromName(v.Name, placeholder) == KindDir {
+				return Value{Kind: KindDir}, nil
+			}
+			return Value{Kind: KindFile}, nil
+		case "existingfile", "filecontent":
 			return Value{Kind: KindFile}, nil
 		case "existingdir":
 			return Value{Kind: KindDir}, nil
@@ -249,6 +255,10 @@ func kindFromName(name, placeholder string) Kind {
 			return KindDir
 		case "path", "paths", "file", "files", "output", "out":
 			kind = KindFile
+		case "tool", "tools":
+			if kind == KindNone {
+				kind = KindTool
+			}
 		}
 	}
 	return kind

@@ -29,7 +29,10 @@ var lineCases = []struct {
 	{"jpp -w sub check fs e", []string{"execute"}},
 	{"jpp --workspace=sub check fs e", []string{"execute"}},
 	{"jpp check fs --tool x read a", []string{"a.txt"}},
-	{"jpp --workspace ", []string{"a.txt", "sub"}},
+	{"jpp check fs --tool ", []string{"alpha", "beta two"}},
+	{"jpp check fs -t b", []string{"beta two"}},
+	{"jpp check fs --tool=a", []string{"alpha"}},
+	{"jpp --workspace ", []string{"sub"}},
 	{"jpp -w s", []string{"sub"}},
 	{"jpp --workspace=s", []string{"sub"}},
 	{"jpp lint --format ", []string{"text", "json", "sarif"}},
@@ -56,6 +59,9 @@ func shellEnv(t *testing.T) (dir string, env []string) {
 	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644))
 	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
 	must(t, os.WriteFile(filepath.Join(bin, "jpzz-cmd"), []byte("#!/bin/sh\n"), 0o755))
+	// The program itself, as far as the scripts' --tool completion goes.
+	jpp := "#!/bin/sh\n[ \"$*\" = \"" + ListToolsArgs + "\" ] && printf 'alpha\\nbeta two\\n'\n"
+	must(t, os.WriteFile(filepath.Join(bin, "jpp"), []byte(jpp), 0o755))
 	env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home)
 	return dir, env
 }

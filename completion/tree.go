@@ -1,5 +1,10 @@
 package completion
 
+import (
+	"slices"
+	"strings"
+)
+
 // Kind says how the value of a flag or positional argument is completed.
 type Kind string
 
@@ -15,7 +20,14 @@ const (
 	// KindCommand completes executable names on $PATH, for arguments
 	// that name a program to run (`exec -- CMD ...`).
 	KindCommand Kind = "command"
+	// KindTool completes the tool names of the current workspace, which
+	// the script gets by running the program with ListToolsArgs.
+	KindTool Kind = "tool"
 )
+
+// ListToolsArgs are the arguments the scripts pass to the program itself
+// to list tool names, one a line; the program must implement them.
+const ListToolsArgs = "completion --list-tools"
 
 // Value is what a flag or positional argument takes.
 type Value struct {
@@ -71,4 +83,17 @@ type Command struct {
 	// Passthrough commands hand every later word to the command
 	// verbatim, so flags are no longer ours after it.
 	Passthrough bool
+}
+
+// ToolNames prepares tool names for the --list-tools output: sorted, and
+// without names a shell could not take as one word per line.
+func ToolNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" && !strings.ContainsFunc(n, func(r rune) bool { return r == '\n' || r == '\r' || r == 0 }) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -24,7 +24,7 @@ func Write(w io.Writer, shell string, root *Command) error {
 	if root == nil {
 		return fmt.Errorf("completion: no command tree")
 	}
-	if err := checkName("program", root.Name); err != nil {
+	if err := validate(root, true); err != nil {
 		return err
 	}
 	var b bytes.Buffer
@@ -63,5 +63,5 @@ func sqAll(words []string, quote func(string) string) string {
 
 // expand fills the @FN@ and @PROG@ holes of a fixed script part.
 func expand(tmpl, fn, prog string) string {
-	return strings.NewReplacer("@FN@", fn, "@PROG@", prog).Replace(tmpl)
+	return strings.NewReplacer("@FN@", fn, "@PROG@", prog, "@LIST@", ListToolsArgs).Replace(tmpl)
 }

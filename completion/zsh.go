@@ -18,6 +18,7 @@ const zshEngine = `#compdef @PROG@
     file) _files ;;
     dir) _files -/ ;;
     command) _command_names -e ;;
+    tool) compadd -- ${(f)"$($words[1] @LIST@ 2>/dev/null)"} ;;
     enum) compadd -- "${@FN@_enum[@]}" ;;
     *) return 1 ;;
     esac
