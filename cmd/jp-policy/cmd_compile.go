@@ -1,11 +1,101 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 
-// CompileCmd is a placeholder until its issue lands.
-type CompileCmd struct{}
+	"github.com/jp-policy/jp-policy/compiler"
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/diag"
+	"golang.org/x/term"
+)
 
-// Run reports that the command is not built yet.
+// CompileCmd is `jp-policy compile`.
+type CompileCmd struct {
+	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
+	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE"`
+	Out       string   `help:"Output directory (default: <workspace>/.jp/policy)." type:"path" placeholder:"DIR"`
+	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE"`
+	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning."`
+}
+
+// Run compiles and reports what was written.
 func (c *CompileCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("compile: not implemented yet"))
+	opts := compiler.Options{
+		Config:        configOptions(c.Workspace, c.Cfg),
+		OutDir:        c.Out,
+		ApprovalsFile: c.Approvals,
+		Generator:     "jp-policy " + version,
+	}
+	if !c.NoInput && isTerminal(g.Stdin) && isTerminal(g.Stderr) {
+		opts.Prompter = &compiler.TextPrompter{In: g.Stdin, Out: g.Stderr}
+	}
+	res, out, err := compiler.Compile(opts)
+	if err != nil {
+		return compileError(g, err)
+	}
+	printDiagnostics(g, res.Diagnostics)
+	names := make([]string, 0, len(res.Artifact.Tools))
+	defaulted := 0
+	for n, t := range res.Artifact.Tools {
+		names = append(names, n)
+		if t.Defaulted {
+			defaulted++
+		}
+	}
+	sort.Strings(names)
+	rel := out
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, out); err == nil && !filepath.IsAbs(r) && len(r) < len(out) {
+			rel = r
+		}
+	}
+	fmt.Fprintf(g.Stdout, "compiled %d local tool(s) (%d defaulted) into %s\n", len(names), defaulted, rel)
+	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))
+	for _, n := range names {
+		t := res.Artifact.Tools[n]
+		fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests["linux"], t.Manifests["darwin"], t.Manifests["windows"])
+	}
+	fmt.Fprintf(g.Stdout, "digest %s\n", res.Artifact.Digest)
+	return nil
+}
+
+// configOptions builds the loader options shared by every command.
+func configOptions(workspace string, cfg []string) config.Options {
+	wd, _ := os.Getwd()
+	return config.Options{Workspace: workspace, Cwd: wd, Cfg: cfg}
+}
+
+// compileError prints a failed compile: the findings that stopped it, or
+// the loader's error, and maps it to an exit code.
+func compileError(g *Globals, err error) error {
+	var le *compiler.LintError
+	if errors.As(err, &le) {
+		printDiagnostics(g, le.Diagnostics)
+		return fail(exitFail, err)
+	}
+	var dl diag.List
+	if errors.As(err, &dl) {
+		printDiagnostics(g, dl)
+		return fail(exitUsage, errors.New("the config cannot be loaded"))
+	}
+	return fail(exitUsage, err)
+}
+
+func printDiagnostics(g *Globals, ds []diag.Diagnostic) {
+	for _, d := range ds {
+		fmt.Fprintln(g.Stderr, d.String())
+		if d.Help != "" {
+			fmt.Fprintf(g.Stderr, "  help: %s\n", d.Help)
+		}
+	}
+}
+
+// isTerminal reports whether v is a terminal file.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -1,0 +1,13 @@
+// Package compiler owns the pipeline behind `jp-policy compile`, modelled
+// on Caddy's config adapters: human config in (the merged layers),
+// canonical JSON out (the artifact), warnings with file and line. It runs
+// the lint checks (errors stop it), binds every fs rule to the workspace's
+// real symlinks through policy.BindRule, runs the RFD D43 approval
+// lifecycle for external rules (trust on first use, through a Prompter
+// when a terminal is there), materialises RFD 075's default policy for
+// tools without `access`, calls the three platform emitters, and writes
+// the artifact and manifests atomically and deterministically.
+//
+// It also serves `check` and `explain`, which need a tool's compiled
+// policy without writing anything.
+package compiler

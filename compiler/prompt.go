@@ -1,0 +1,58 @@
+package compiler
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TextPrompter asks on a terminal, in the words of RFD D43. Anything but
+// an explicit yes is a no.
+type TextPrompter struct {
+	In  io.Reader
+	Out io.Writer
+	r   *bufio.Reader
+}
+
+// ApproveMount shows the binding (or the retarget) and the grants under
+// it, and reads one answer.
+func (p *TextPrompter) ApproveMount(m MountPrompt) (bool, error) {
+	if p.r == nil {
+		p.r = bufio.NewReader(p.In)
+	}
+	var b strings.Builder
+	if m.Previous == "" {
+		fmt.Fprintf(&b, "Approve this target binding?\n\n  %s → %s\n\n", m.RulePath, m.Target)
+	} else {
+		fmt.Fprintf(&b, "Symlink `%s` retargeted:\n  was: %s\n  now: %s\n\n", m.RulePath, m.Previous, m.Target)
+	}
+	b.WriteString("Current grants under this mount:\n")
+	width := 0
+	for _, g := range m.Grants {
+		width = max(width, len(g.Tool)+1)
+	}
+	for _, g := range m.Grants {
+		caps := strings.Join(g.Caps, ", ")
+		if caps == "" {
+			caps = "(nothing)"
+		}
+		fmt.Fprintf(&b, "  %-*s %s\n", width+1, g.Tool+":", caps)
+	}
+	b.WriteString("\nThe target binding will be remembered. Capability changes through\nconfig edits do not re-prompt while the target is unchanged.\n\n")
+	if m.Previous == "" {
+		b.WriteString("Approve? [y/N] ")
+	} else {
+		b.WriteString("Allow new target? [y/N] ")
+	}
+	if _, err := io.WriteString(p.Out, b.String()); err != nil {
+		return false, err
+	}
+	line, err := p.r.ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(p.Out)
+		return false, nil // end of input is a no
+	}
+	ans := strings.ToLower(strings.TrimSpace(line))
+	return ans == "y" || ans == "yes", nil
+}
