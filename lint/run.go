@@ -72,6 +72,7 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 		rr.check(p)
 		all = append(all, p.out...)
 	}
+	all = preferSpecific(all)
 	sup := parseSuppressions(l.Files)
 	all = sup.apply(all, opts.Ignore)
 	Sort(all)
@@ -215,4 +216,25 @@ func indexByte(b []byte, c byte) int {
 		}
 	}
 	return -1
+}
+
+// preferSpecific drops a loader schema finding (JP002) when a lint rule
+// reports an error at the very same position: both describe one problem,
+// and the lint rule's message is the more specific one and carries a fix.
+// Neither is suppressible, so nothing unsafe can hide behind this.
+func preferSpecific(ds []diag.Diagnostic) []diag.Diagnostic {
+	specific := map[diag.Position]bool{}
+	for _, d := range ds {
+		if r, ok := registry[d.Rule]; ok && !r.Loader && d.Severity == diag.Error {
+			specific[d.Pos] = true
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Rule == "JP002" && specific[d.Pos] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

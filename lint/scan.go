@@ -37,7 +37,7 @@ func scanLines(src []byte) []lineInfo {
 		for j := 0; j < len(s); j++ {
 			c := s[j]
 			if inMulti != "" {
-				if strings.HasPrefix(s[j:], inMulti) {
+				if c == inMulti[0] && strings.HasPrefix(s[j:], inMulti) {
 					j += len(inMulti) - 1
 					inMulti = ""
 				} else if c == '\\' && inMulti == `"""` {
@@ -49,7 +49,7 @@ func scanLines(src []byte) []lineInfo {
 			case c == '#':
 				li.comment = j
 				j = len(s)
-			case strings.HasPrefix(s[j:], `"""`), strings.HasPrefix(s[j:], `'''`):
+			case (c == '"' || c == '\'') && j+2 < len(s) && s[j+1] == c && s[j+2] == c:
 				inMulti = s[j : j+3]
 				j += 2
 			case c == '"':
