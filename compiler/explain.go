@@ -138,7 +138,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 		clauses := t.Enforcement[plat]
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
 		for _, c := range clauses {
-			line := fmt.Sprintf("      %-12s %-11s %s", c.ID, c.Status, c.What)
+			line := fmt.Sprintf("      %-26s %-11s %s", c.ID, c.Status, c.What)
 			if c.How != "" {
 				line += " — " + c.How
 			}

@@ -38,7 +38,7 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 		Source:  t.Source.Value,
 		Enabled: t.Enable.Value || !t.Enable.Set,
 	}
-	var diags []diag.Diagnostic
+	var diags, notes []diag.Diagnostic
 	var grants []emit.Grant
 
 	if t.Access == nil {
@@ -58,7 +58,14 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 			if br.Bound.External {
 				target, ok := approved[br.Bound.Lexical]
 				if !ok {
-					continue // dropped with a warning by approveExternal
+					// approveExternal warned once for the workspace; the
+					// tool's own page in explain says it too.
+					notes = append(notes, diag.Diagnostic{
+						Pos: br.Src.Pos, Severity: diag.Warning, Rule: "compile",
+						Message: fmt.Sprintf("external rule %q dropped: its target %s is not approved", br.Bound.Lexical, br.Bound.Abs),
+						Help:    fmt.Sprintf("run `jp-policy approvals approve %s`, then compile again", br.Bound.Lexical),
+					})
+					continue
 				}
 				w.ApprovedTarget = &target
 				g.Abs = target
@@ -92,7 +99,7 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 		at.Origins = []artifact.RuleOrigin{}
 	}
 	at.Grants = grants
-	at.Warnings = diags
+	at.Warnings = append(append([]diag.Diagnostic{}, notes...), diags...)
 	if at.Warnings == nil {
 		at.Warnings = []diag.Diagnostic{}
 	}

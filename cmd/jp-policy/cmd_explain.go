@@ -1,11 +1,50 @@
 package main
 
-import "errors"
+import (
+	"github.com/jp-policy/jp-policy/compiler"
+	"github.com/jp-policy/jp-policy/policy"
+)
 
-// ExplainCmd is a placeholder until its issue lands.
-type ExplainCmd struct{}
+// ExplainCmd is `jp-policy explain`.
+type ExplainCmd struct {
+	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
+	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE"`
+	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE"`
+	Tool      string   `help:"Explain only this tool." placeholder:"NAME"`
+}
 
-// Run reports that the command is not built yet.
+// Run compiles in memory (nothing is written, nobody is prompted) and
+// prints the human view of the policy.
 func (c *ExplainCmd) Run(g *Globals) error {
-	return fail(exitUsage, errors.New("explain: not implemented yet"))
+	res, err := compiler.Build(compiler.Options{
+		Config:        configOptions(c.Workspace, c.Cfg),
+		ApprovalsFile: c.Approvals,
+		Generator:     "jp-policy " + version,
+	})
+	if err != nil {
+		return compileError(g, err)
+	}
+	if err := compiler.Explain(g.Stdout, res, c.Tool); err != nil {
+		return fail(exitUsage, err)
+	}
+	return nil
+}
+
+func init() {
+	// check without --access asks the compiler for the tool's policy, so
+	// `check` and `exec` judge by the same compiled rules.
+	compileToolPolicy = func(g *Globals, workspace, tool, approvalsFile string) (string, *policy.AccessPolicy, error) {
+		res, acc, err := compiler.ToolPolicy(compiler.Options{
+			Config:        configOptions(workspace, nil),
+			ApprovalsFile: approvalsFile,
+			Generator:     "jp-policy " + version,
+		}, tool)
+		if err != nil {
+			if res == nil {
+				return "", nil, compileError(g, err)
+			}
+			return "", nil, fail(exitUsage, err)
+		}
+		return res.Root, acc, nil
+	}
 }
