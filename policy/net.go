@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -42,11 +43,19 @@ func NormalizeHost(h string) (string, error) {
 	if a, err := netip.ParseAddr(h); err == nil {
 		return a.String(), nil
 	}
+	if !utf8.ValidString(h) {
+		return "", fmt.Errorf("host %q is not valid UTF-8", h)
+	}
 	ascii, err := hostProfile.ToASCII(h)
 	if err != nil {
 		return "", fmt.Errorf("host %q is not a valid host name: %v", h, err)
 	}
 	ascii = strings.ToLower(ascii)
+	// The ASCII form must itself be a valid host that maps to itself;
+	// otherwise rule and target could normalise differently.
+	if again, err := hostProfile.ToASCII(ascii); err != nil || again != ascii {
+		return "", fmt.Errorf("host %q has no stable ASCII form", h)
+	}
 	if ascii == "" {
 		return "", fmt.Errorf("host %q is not a valid host name", h)
 	}
