@@ -72,8 +72,8 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		}
 		if v == nil {
 			if key[0] == "access" {
-				ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: envPos(name, 0), Severity: diag.Warning,
-					Message: fmt.Sprintf("%s: unsupported key %q; the variable is ignored", name, strings.Join(key, "."))})
+				ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
+					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(key, "."))})
 			}
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -104,6 +105,10 @@ func splitPointer(p string) []string {
 	}
 	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for i, s := range parts {
+		// The validator URL-escapes instance locations ('*' is %2A).
+		if u, err := url.PathUnescape(s); err == nil {
+			s = u
+		}
 		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 	}
 	return parts
@@ -142,8 +147,31 @@ func mapError(root *tomlpos.Node, ve *jsonschema.ValidationError) diag.List {
 		return diag.List{{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
 			Message: fmt.Sprintf("%s: %s", dotted(path), ve.Message)}}
 	}
+	msg := ve.Message
+	if f := friendly(path, kw, node); f != "" {
+		msg = f
+	}
 	return diag.List{{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
-		Message: fmt.Sprintf("%s: %s", dotted(path), ve.Message)}}
+		Message: fmt.Sprintf("%s: %s", dotted(path), msg)}}
+}
+
+// friendly rewords the validator's messages where the raw one (a regular
+// expression, a const) would not tell a user what to write.
+func friendly(path []string, kw string, n *tomlpos.Node) string {
+	if len(path) == 0 || n.Kind != tomlpos.String {
+		return ""
+	}
+	switch last := path[len(path)-1]; {
+	case last == "source" && kw == "pattern":
+		return fmt.Sprintf("%q is not a valid tool source: use builtin[.<tool>], local[.<tool>] or mcp.<server>[.<tool>] (a bare \"mcp\" names no server)", n.Str)
+	case last == "name" && kw == "pattern":
+		return fmt.Sprintf("%q: '*' may only appear once, as the last character (a prefix match)", n.Str)
+	case last == "write" && kw == "const":
+		return fmt.Sprintf("write must be true, false or \"insecure_allow\", not %q", n.Str)
+	case last == "dedup" && kw == "const":
+		return fmt.Sprintf("dedup must be true, false or \"inherit\", not %q", n.Str)
+	}
+	return ""
 }
 
 var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -222,6 +250,10 @@ func suggest(key string, known []string) string {
 		bestD = 2
 	}
 	for _, k := range known {
+		// A truncated key ("exec") is as likely a slip as a typo.
+		if len(key) >= 3 && strings.HasPrefix(k, key) {
+			return k
+		}
 		if d := editDistance(key, k); d < bestD {
 			best, bestD = k, d
 		}

@@ -76,7 +76,9 @@ func (p *jsonParser) token() (json.Token, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return nil, p.errAt(int(se.Offset)-1, "%s", se.Error())
+			// The decoder's offset is sometimes just before the token it
+			// rejects (a `}` after a `,`); never point before it.
+			return nil, p.errAt(max(off, int(se.Offset)-1), "%s", se.Error())
 		case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, p.errAt(len(p.data), "unexpected end of JSON input")
 		}
