@@ -23,8 +23,9 @@ func FindBlocks(src []byte) []Found {
 	lines := splitLines(src)
 	var out []Found
 	for i := 0; i < len(lines); i++ {
-		text := strings.TrimRight(lines[i], " \t\r\n")
-		isDefault := text == markerDefaultText
+		// Only the line ending is stripped: a rule path may end in a space.
+		text := strings.TrimRight(lines[i], "\r\n")
+		isDefault := strings.TrimRight(text, " \t") == markerDefaultText
 		rulePath, isMount := strings.CutPrefix(text, markerPrefix)
 		if !isDefault && !isMount || i+1 >= len(lines) {
 			continue

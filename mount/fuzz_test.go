@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParse: no input panics; any accepted spec has mode ro or rw, rw only
@@ -50,6 +51,46 @@ func FuzzParse(f *testing.F) {
 		}
 		if strings.Contains(rel, "\\") && filepath.Separator == '\\' {
 			t.Fatalf("rule path %q is not slash-separated", rel)
+		}
+	})
+}
+
+// FuzzBlocks: for any valid TOML file that AppendBlocks accepts, the
+// appended blocks are found again, and removing them gives back the
+// original text (plus the newline appended to an unterminated last line).
+func FuzzBlocks(f *testing.F) {
+	f.Add("[conversation.tools.t]\nsource = \"local\"\n", "fork")
+	f.Add("# c\na = 1", "a/b")
+	f.Add("", "x y")
+	f.Add("[[conversation.tools.t.access.fs]]\npath = \"src\"\n", `q"\`)
+	f.Fuzz(func(t *testing.T, src, rulePath string) {
+		if _, err := parseTOML([]byte(src)); err != nil {
+			return
+		}
+		if rulePath == "" || strings.ContainsFunc(rulePath, func(r rune) bool { return r < 0x20 || r == 0x7f }) || !utf8.ValidString(rulePath) {
+			return
+		}
+		blocks := []Block{{Tool: "t", Rule: WorkspaceDefaultRule()}, {Tool: "t", Rule: MountRule(rulePath, ReadWrite)}}
+		out, err := AppendBlocks("f.toml", []byte(src), blocks)
+		if err != nil {
+			return
+		}
+		found := FindBlocks(out)
+		var ours []Found
+		for _, b := range found {
+			if b.Line > len(splitLines([]byte(src))) {
+				ours = append(ours, b)
+			}
+		}
+		if len(ours) != 2 || !ours[0].Default || ours[1].RulePath != rulePath {
+			t.Fatalf("appended blocks not found: %+v in\n%s", found, out)
+		}
+		want := src
+		if want != "" && !strings.HasSuffix(want, "\n") {
+			want += "\n"
+		}
+		if got := string(RemoveBlocks(out, ours)); got != want {
+			t.Fatalf("remove gave %q, want %q", got, want)
 		}
 	})
 }
