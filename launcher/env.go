@@ -92,3 +92,41 @@ func listed(patterns []string, name string) bool {
 	}
 	return false
 }
+
+// FilterEnvFold is FilterEnv for Windows, where variable names compare
+// case-insensitively: rule, minimal and envs names and the variables are
+// matched upper-cased, and the entries pass through unchanged.
+func FilterEnvFold(environ []string, env landlock.Env, cmd *policy.CommandRule) []string {
+	up := landlock.Env{Minimal: upperAll(env.Minimal)}
+	for _, r := range env.Rules {
+		up.Rules = append(up.Rules, policy.EnvRule{Name: strings.ToUpper(r.Name), Read: r.Read})
+	}
+	var upCmd *policy.CommandRule
+	if cmd != nil {
+		upCmd = &policy.CommandRule{Args: cmd.Args}
+		if cmd.Envs != nil {
+			upCmd.Envs = upperAll(cmd.Envs)
+		}
+	}
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		// Per-drive cwd entries ("=C:=C:\x") have no name before the
+		// first '='; they are never in an allowlist.
+		if len(FilterEnv([]string{strings.ToUpper(name) + "="}, up, upCmd)) == 1 {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+func upperAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToUpper(s)
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/emit/winjob"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -64,7 +65,7 @@ type Plan struct {
 	// Profile is the macOS SBPL profile path.
 	Profile string
 	// Job is the Windows job-object manifest.
-	Job *WinJob
+	Job *winjob.Manifest
 }
 
 // Degradation is one clause a kernel enforces only in part, and why.
@@ -157,6 +158,7 @@ func Prepare(o *Options) (*Plan, error) {
 	var (
 		envAllow landlock.Env
 		commands map[string]policy.CommandRule
+		fold     bool // Windows variable names compare case-insensitively
 	)
 	if o.Manifest != nil {
 		p.Manifest = o.Manifest
@@ -197,9 +199,8 @@ func Prepare(o *Options) (*Plan, error) {
 				return nil, err
 			}
 			p.Job = j
-			if j.Env != nil {
-				envAllow = *j.Env
-			}
+			envAllow, commands = landlock.Env(j.Env), j.Commands
+			fold = true
 		}
 	}
 
@@ -211,7 +212,11 @@ func Prepare(o *Options) (*Plan, error) {
 	if p.Rule, err = CheckCommand(p.Tool, commands, o.Argv, path); err != nil {
 		return p, err
 	}
-	p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
+	if fold {
+		p.Env = FilterEnvFold(o.Environ, envAllow, p.Rule)
+	} else {
+		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
+	}
 
 	if o.Platform != "linux" {
 		return p, nil

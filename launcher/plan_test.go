@@ -11,6 +11,7 @@ import (
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/emit/winjob"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -193,7 +194,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	must(t, writeJSON(filepath.Join(dir, artifact.FileName), p))
 	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), WinJob{Version: 1, Tool: "t", ActiveProcessLimit: 1}))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: winjob.Env{Minimal: winjob.Minimal}}))
 	return ws
 }
 
@@ -234,7 +235,7 @@ func TestPrepareFromArtifact(t *testing.T) {
 				t.Errorf("darwin env %q: the artifact's env rules grant TOKEN", p.Env)
 			}
 		case "windows":
-			if p.Job == nil || p.Job.ActiveProcessLimit != 1 {
+			if p.Job == nil || p.Job.Limits.ActiveProcessLimit != 1 {
 				t.Errorf("windows job %+v", p.Job)
 			}
 		}

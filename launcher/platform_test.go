@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/emit/winjob"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 func TestSandboxExecArgv(t *testing.T) {
@@ -19,15 +23,16 @@ func TestSandboxExecArgv(t *testing.T) {
 func TestBuildJobAttrs(t *testing.T) {
 	tests := []struct {
 		name      string
-		job       WinJob
+		job       winjob.Manifest
 		wantFlags uint32
 		wantUI    uint32
 		wantErr   bool
 	}{
-		{"defaults kill the job with the launcher", WinJob{}, jobLimitKillOnJobClose | jobLimitDieOnUnhandledExc, 0, false},
-		{"process limit", WinJob{ActiveProcessLimit: 1}, jobLimitKillOnJobClose | jobLimitDieOnUnhandledExc | jobLimitActiveProcess, 0, false},
-		{"ui limits", WinJob{UIRestrictions: []string{"desktop", "read_clipboard"}}, jobLimitKillOnJobClose | jobLimitDieOnUnhandledExc, jobUILimitDesktop | jobUILimitReadClipboard, false},
-		{"unknown ui limit", WinJob{UIRestrictions: []string{"everything"}}, 0, 0, true},
+		{"the job dies with the launcher even if the manifest forgets", winjob.Manifest{}, jobLimitKillOnJobClose, 0, false},
+		{"limits", winjob.Manifest{Limits: winjob.Limits{KillOnJobClose: true, DieOnUnhandledException: true, ActiveProcessLimit: 1}},
+			jobLimitKillOnJobClose | jobLimitDieOnUnhandledExc | jobLimitActiveProcess, 0, false},
+		{"ui limits", winjob.Manifest{UIRestrictions: []string{winjob.UIDesktop, winjob.UIReadClipboard}}, jobLimitKillOnJobClose, jobUILimitDesktop | jobUILimitReadClipboard, false},
+		{"unknown ui limit", winjob.Manifest{UIRestrictions: []string{"everything"}}, 0, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,4 +152,18 @@ func FuzzWindowsCommandLine(f *testing.F) {
 			t.Errorf("argument %q came back as %q", arg, got)
 		}
 	})
+}
+
+func TestFilterEnvFold(t *testing.T) {
+	env := landlock.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
+	in := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu", "=C:=C:\\x", "Secret=s"}
+	got := FilterEnvFold(in, env, nil)
+	want := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FilterEnvFold\n got %q\nwant %q", got, want)
+	}
+	narrowed := FilterEnvFold(in, env, &policy.CommandRule{Envs: []string{"deploy_token"}})
+	if !slices.Equal(narrowed, []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t"}) {
+		t.Errorf("narrowed %q", narrowed)
+	}
 }

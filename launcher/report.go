@@ -64,7 +64,10 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
 	}
 	if p.Job != nil {
-		writeClause(&b, string(emit.Degraded), "winjob", "job object (kill on close, process limit)", "no per-path filesystem restriction on Windows; the tool's own check enforces fs rules")
+		for _, c := range p.Job.Clauses {
+			writeClause(&b, string(c.Status), c.ID, c.What, c.How)
+		}
+		writeClause(&b, string(emit.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
 	}
 	names := make([]string, 0, len(p.Env))
 	for _, kv := range p.Env {

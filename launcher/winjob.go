@@ -9,30 +9,10 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/emit/winjob"
 )
 
-// WinJob is the part of a Windows job-object manifest the launcher
-// applies.
-//
-// TEMPORARY ADAPTER: the emitter engineer is defining winjob.Manifest in
-// emit/winjob; until it exists, this is the launcher's reading of it, with
-// the field names the emitter was asked for. Unknown fields are ignored,
-// missing ones take the strict default.
-type WinJob struct {
-	Version int    `json:"version"`
-	Tool    string `json:"tool"`
-	Root    string `json:"root"`
-	// Env is the environment allowlist (nil: RFD 075's minimal set).
-	Env *landlock.Env `json:"env"`
-	// ActiveProcessLimit caps the processes in the job; 1 forbids children
-	// (RFD 075: a policy whose commands allow nothing else).
-	ActiveProcessLimit uint32 `json:"active_process_limit"`
-	// UIRestrictions names JOB_OBJECT_UILIMIT_* classes.
-	UIRestrictions []string `json:"ui_restrictions"`
-}
-
-func readWinJob(path string) (*WinJob, error) {
+func readWinJob(path string) (*winjob.Manifest, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
@@ -40,9 +20,12 @@ func readWinJob(path string) (*WinJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	var j WinJob
+	var j winjob.Manifest
 	if err := json.Unmarshal(b, &j); err != nil {
 		return nil, fmt.Errorf("%s: not a job-object manifest: %w; run `jp-policy compile`", path, err)
+	}
+	if j.Version != winjob.FormatVersion {
+		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest format %d, this jp-policy reads %d", j.Version, winjob.FormatVersion)}
 	}
 	return &j, nil
 }
@@ -51,6 +34,7 @@ func readWinJob(path string) (*WinJob, error) {
 // is testable on any OS.
 const (
 	jobLimitActiveProcess      = 0x00000008
+	jobLimitBreakawayOK        = 0x00000800
 	jobLimitDieOnUnhandledExc  = 0x00000400
 	jobLimitKillOnJobClose     = 0x00002000
 	jobUILimitHandles          = 0x00000001
@@ -63,18 +47,17 @@ const (
 	jobUILimitExitWindows      = 0x00000080
 	createSuspended            = 0x00000004
 	createUnicodeEnvironment   = 0x00000400
-	createNewProcessGroup      = 0x00000200
 )
 
 var uiLimitByName = map[string]uint32{
-	"handles":           jobUILimitHandles,
-	"read_clipboard":    jobUILimitReadClipboard,
-	"write_clipboard":   jobUILimitWriteClipboard,
-	"system_parameters": jobUILimitSystemParameters,
-	"display_settings":  jobUILimitDisplaySettings,
-	"global_atoms":      jobUILimitGlobalAtoms,
-	"desktop":           jobUILimitDesktop,
-	"exit_windows":      jobUILimitExitWindows,
+	winjob.UIHandles:          jobUILimitHandles,
+	winjob.UIReadClipboard:    jobUILimitReadClipboard,
+	winjob.UIWriteClipboard:   jobUILimitWriteClipboard,
+	winjob.UISystemParameters: jobUILimitSystemParameters,
+	winjob.UIDisplaySettings:  jobUILimitDisplaySettings,
+	winjob.UIGlobalAtoms:      jobUILimitGlobalAtoms,
+	winjob.UIDesktop:          jobUILimitDesktop,
+	winjob.UIExitWindows:      jobUILimitExitWindows,
 }
 
 // JobAttrs is what the Windows launcher sets on the job object and passes
@@ -91,19 +74,25 @@ type JobAttrs struct {
 	EnvBlock []uint16
 }
 
-// BuildJobAttrs turns a plan into the job object's limits and the
+// BuildJobAttrs turns a job-object manifest into the job's limits and the
 // CreateProcess arguments. The job always kills its processes when the
-// launcher's handle closes, so a tool cannot outlive the launcher, and
-// the process starts suspended so it is in the job before it runs a
-// single instruction.
-func BuildJobAttrs(j *WinJob, argv, env []string) (*JobAttrs, error) {
+// launcher's handle closes, whatever the manifest says, so a tool cannot
+// outlive the launcher; and the process starts suspended so it is in the
+// job before it runs a single instruction.
+func BuildJobAttrs(j *winjob.Manifest, argv, env []string) (*JobAttrs, error) {
 	a := &JobAttrs{
-		LimitFlags:    jobLimitKillOnJobClose | jobLimitDieOnUnhandledExc,
+		LimitFlags:    jobLimitKillOnJobClose,
 		CreationFlags: createSuspended | createUnicodeEnvironment,
 	}
-	if j.ActiveProcessLimit > 0 {
+	if j.Limits.DieOnUnhandledException {
+		a.LimitFlags |= jobLimitDieOnUnhandledExc
+	}
+	if j.Limits.BreakawayOK {
+		a.LimitFlags |= jobLimitBreakawayOK
+	}
+	if j.Limits.ActiveProcessLimit > 0 {
 		a.LimitFlags |= jobLimitActiveProcess
-		a.ActiveProcessLimit = j.ActiveProcessLimit
+		a.ActiveProcessLimit = j.Limits.ActiveProcessLimit
 	}
 	for _, n := range j.UIRestrictions {
 		bit, ok := uiLimitByName[n]
