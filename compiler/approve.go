@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"time"
@@ -37,6 +39,12 @@ func openApprovals(opts *Options, root string) (*approvals.Store, string, []diag
 	path := opts.ApprovalsFile
 	if path == "" {
 		p, err := approvals.DefaultPath(root, opts.getenv)
+		if errors.Is(err, fs.ErrNotExist) {
+			// No .jp/.id: JP has no user storage for this workspace, so
+			// nothing can have been approved. Approving now fails with a
+			// clear message instead of inventing a location.
+			return approvals.New(""), "", nil, nil
+		}
 		if err != nil {
 			return nil, "", nil, err
 		}
@@ -138,6 +146,9 @@ func approveExternal(opts *Options, root string, l *config.Loaded, names []strin
 	if dirty {
 		// The user approved something: that is the only case in which a
 		// corrupt store may be replaced.
+		if storePath == "" {
+			return nil, nil, fmt.Errorf("cannot record approvals: the workspace has no .jp/.id, so JP has no user storage for it (run `jp init`, or pass --approvals FILE)")
+		}
 		if err := store.Save(true); err != nil {
 			return nil, nil, fmt.Errorf("recording approvals in %s: %w", storePath, err)
 		}

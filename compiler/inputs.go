@@ -44,11 +44,17 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		sum := sha256.Sum256([]byte(v))
 		add(artifact.Input{Kind: "env", Path: name, SHA256: hex.EncodeToString(sum[:])})
 	}
-	sum, err := artifact.HashFile(approvalsPath)
-	if err != nil {
-		return nil, err
+	if approvalsPath == "" {
+		// Without .jp/.id there is no approvals store; its appearance
+		// must make the artifact stale.
+		add(artifact.Input{Kind: "candidate", Path: filepath.Join(l.Root, ".jp", ".id")})
+	} else {
+		sum, err := artifact.HashFile(approvalsPath)
+		if err != nil {
+			return nil, err
+		}
+		add(artifact.Input{Kind: "approvals", Path: approvalsPath, SHA256: sum})
 	}
-	add(artifact.Input{Kind: "approvals", Path: approvalsPath, SHA256: sum})
 
 	for _, rules := range bound {
 		for _, br := range rules {

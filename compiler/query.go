@@ -58,3 +58,12 @@ func (r *Result) checkTool(name string) error {
 	}
 	return &UnknownToolError{Name: name, Similar: suggest.Closest(name, names)}
 }
+
+// AccessJSON renders one tool's compiled access object exactly as a JP
+// tool receives it (and as `check --access` reads it).
+func AccessJSON(res *Result, name string) ([]byte, error) {
+	if err := res.checkTool(name); err != nil {
+		return nil, err
+	}
+	return marshalJSON(res.Artifact.Tools[name].Access)
+}

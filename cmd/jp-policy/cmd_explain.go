@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/jp-policy/jp-policy/compiler"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -11,6 +13,7 @@ type ExplainCmd struct {
 	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE"`
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE"`
 	Tool      string   `help:"Explain only this tool." placeholder:"NAME"`
+	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
 }
 
 // Run compiles in memory (nothing is written, nobody is prompted) and
@@ -23,6 +26,17 @@ func (c *ExplainCmd) Run(g *Globals) error {
 	})
 	if err != nil {
 		return compileError(g, err)
+	}
+	if c.Access {
+		if c.Tool == "" {
+			return fail(exitUsage, errors.New("explain --access needs --tool NAME"))
+		}
+		b, err := compiler.AccessJSON(res, c.Tool)
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		_, err = g.Stdout.Write(b)
+		return err
 	}
 	if err := compiler.Explain(g.Stdout, res, c.Tool); err != nil {
 		return fail(exitUsage, err)

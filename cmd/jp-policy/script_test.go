@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -32,7 +33,8 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *updateScripts,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"expand": cmdExpand,
+			"expand":    cmdExpand,
+			"normalize": cmdNormalize,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
@@ -70,5 +72,27 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 			return ts.Getenv(key)
 		})
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
+	}
+}
+
+// digestRE matches the artifact's input digest, the one value in a
+// compiled artifact that depends on where the script's $WORK is.
+var digestRE = regexp.MustCompile(`"digest": "[0-9a-f]{64}"`)
+
+// cmdNormalize rewrites compiled files in place so they can be compared
+// with goldens: the script's $WORK becomes the literal $WORK and input
+// digests become <digest>.
+//
+//	normalize FILE...
+func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: normalize FILE...")
+	}
+	work := ts.Getenv("WORK")
+	for _, name := range args {
+		data := ts.ReadFile(name)
+		data = strings.ReplaceAll(data, work, "$WORK")
+		data = digestRE.ReplaceAllString(data, `"digest": "<digest>"`)
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o644))
 	}
 }
