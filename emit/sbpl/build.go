@@ -101,7 +101,9 @@ func fsRule(r emit.AbsRule, live []emit.AbsRule) (emit.Clause, []string) {
 	var excl []string
 	var around []string
 	for _, n := range emit.Outermost(live, r.Abs) {
-		excl = append(excl, "(require-not "+pathFilter(n.Abs, n.Kind)+")")
+		// Always subpath: a narrowed file may be replaced by a directory
+		// later, and the policy narrows everything beneath it too.
+		excl = append(excl, "(require-not (subpath "+Quote(n.Abs)+"))")
 		around = append(around, fmt.Sprintf("fs[%d]", n.Index))
 	}
 	if len(excl) > 0 {
