@@ -67,6 +67,11 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 	}
 	// The approval records what THE canonicalisation routine says the
 	// link resolves to now, which is what the compiler will compare.
+	// The link's directory is checked again too: if it was swapped for
+	// a symlink since Prepare, the link may now sit outside.
+	if err := p.checkParent(env.Root); err != nil {
+		return res, err
+	}
 	r, cerr := policy.BindRule(env.Root, p.RulePath, true)
 	if cerr != nil || r.Abs != p.Target {
 		got := r.Abs
@@ -76,12 +81,12 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 		return res, errorf(KindRetarget, "mount %s resolves to %s after creating it, not %s; refusing to approve it", p.RulePath, got, p.Target)
 	}
 
-	warns, err := approve(p, files.Approvals, now, &u)
+	saved, warns, err := approve(p, files.Approvals, now, &u)
 	res.Warnings = warns
 	if err != nil {
 		return res, err
 	}
-	res.ApprovalSaved = true
+	res.ApprovalSaved = saved
 
 	if len(p.Blocks) > 0 {
 		if err := appendRules(p, files.Config, &u); err != nil {
@@ -113,26 +118,28 @@ func createLink(p *Plan, u *undo) error {
 	return nil
 }
 
-func approve(p *Plan, path string, now time.Time, u *undo) ([]diag.Diagnostic, error) {
+// approve records the binding unless it is already there, and reports
+// whether the store was written.
+func approve(p *Plan, path string, now time.Time, u *undo) (bool, []diag.Diagnostic, error) {
 	snap, err := takeSnapshot(path)
 	if err != nil {
-		return nil, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("approvals store: %v", err)}
+		return false, nil, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("approvals store: %v", err)}
 	}
 	store, warns, err := approvals.Load(path)
 	if err != nil {
-		return nil, &Error{Kind: KindIO, Err: err, Message: err.Error()}
+		return false, nil, &Error{Kind: KindIO, Err: err, Message: err.Error()}
 	}
 	if st := store.Classify(p.RulePath, p.Target); st.Kind == approvals.Approved {
-		return warns, nil
+		return false, warns, nil
 	}
 	store.Approve(p.RulePath, p.Target, now)
 	// Typing the mount is the user's approval (D43 "Effects of --mount"),
 	// so a corrupt store may be replaced; the warning above says so.
 	if err := store.Save(true); err != nil {
-		return warns, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot record the approval: %v", err)}
+		return false, warns, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot record the approval: %v", err)}
 	}
 	u.push(snap.restore)
-	return warns, nil
+	return true, warns, nil
 }
 
 func appendRules(p *Plan, file string, u *undo) error {

@@ -12,13 +12,22 @@ import (
 // Binding is one approval as `approvals list` shows it: what was approved
 // and where the link points now.
 type Binding struct {
-	RulePath   string         `json:"rule_path"`
-	Approved   string         `json:"approved_target"`
-	ApprovedAt time.Time      `json:"approved_at"`
-	Current    string         `json:"current_target,omitempty"`
-	Status     approvals.Kind `json:"status"` // approved, retargeted, or unknown when the link is gone
-	Problem    string         `json:"problem,omitempty"`
+	RulePath   string        `json:"rule_path"`
+	Approved   string        `json:"approved_target"`
+	ApprovedAt time.Time     `json:"approved_at"`
+	Current    string        `json:"current_target,omitempty"`
+	Status     BindingStatus `json:"status"`
+	Problem    string        `json:"problem,omitempty"`
 }
+
+// BindingStatus says whether an approval still holds.
+type BindingStatus string
+
+const (
+	BindingOK         BindingStatus = "ok"         // the link resolves to the approved target
+	BindingRetargeted BindingStatus = "retargeted" // it resolves somewhere else now
+	BindingBroken     BindingStatus = "broken"     // it is gone, dangling or no longer external
+)
 
 // ListBindings checks every approval against the filesystem through
 // policy.BindRule, the compiler's own binding, so "approved" here means
@@ -28,11 +37,13 @@ func ListBindings(root string, store *approvals.Store) []Binding {
 	for _, e := range store.Entries() {
 		b := Binding{RulePath: e.RulePath, Approved: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
 		bound, err := policy.BindRule(root, e.RulePath, true)
-		if err != nil {
-			b.Status, b.Problem = approvals.Unknown, err.Error()
-		} else {
-			b.Current = bound.Abs
-			b.Status = store.Classify(e.RulePath, bound.Abs).Kind
+		switch {
+		case err != nil:
+			b.Status, b.Problem = BindingBroken, err.Error()
+		case store.Classify(e.RulePath, bound.Abs).Kind == approvals.Approved:
+			b.Current, b.Status = bound.Abs, BindingOK
+		default:
+			b.Current, b.Status = bound.Abs, BindingRetargeted
 		}
 		out = append(out, b)
 	}

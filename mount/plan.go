@@ -104,29 +104,9 @@ func unwrapPathError(err error) error {
 // already resolves to the target: nothing to do. Anything else: an error
 // before any change.
 func (p *Plan) checkLink(root string) error {
-	parent := path.Dir(p.RulePath)
-	if parent == "." {
-		parent = ""
-	}
-	pr, err := policy.Canonicalize(root, parent)
-	if err != nil {
-		return &Error{Kind: KindInTheWay, Err: err, Message: fmt.Sprintf("cannot place mount %s: %v", p.RulePath, err)}
-	}
-	if !pr.Inside {
-		return errorf(KindOutsideWorkspace, "mount %s: its parent directory resolves outside the workspace (%s)", p.RulePath, pr.Abs)
-	}
-	if first, _, _ := strings.Cut(pr.Rel, "/"); strings.EqualFold(first, ManagedDir) {
-		return errorf(KindManagedStorage, "mount %s: its parent directory resolves into JP-managed storage (%s/)", p.RulePath, ManagedDir)
-	}
-	if pr.Exists {
-		if fi, err := os.Stat(pr.Abs); err != nil || !fi.IsDir() {
-			return errorf(KindInTheWay, "cannot create mount %s: %s is not a directory", p.RulePath, parentOr(parent))
-		}
-	} else if err := noFileOnTheWay(root, parent); err != nil {
+	if err := p.checkParent(root); err != nil {
 		return err
 	}
-	p.Link = filepath.Join(pr.Abs, path.Base(p.RulePath))
-
 	fi, err := os.Lstat(p.Link)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -148,6 +128,39 @@ func (p *Plan) checkLink(root string) error {
 		now = dest + " (dangling)"
 	}
 	return errorf(KindRetarget, "mount %s already exists and points to %s, not %s; run `jp-policy unmount %s` first", p.RulePath, now, p.Target, p.RulePath)
+}
+
+// checkParent resolves the link's directory (which must lie inside the
+// workspace and outside .jp/, and be a directory where it exists) and
+// sets Link.
+func (p *Plan) checkParent(root string) error {
+	parent := path.Dir(p.RulePath)
+	if parent == "." {
+		parent = ""
+	}
+	pr, err := policy.Canonicalize(root, parent)
+	if err != nil {
+		return &Error{Kind: KindInTheWay, Err: err, Message: fmt.Sprintf("cannot place mount %s: %v", p.RulePath, err)}
+	}
+	if !pr.Inside {
+		return errorf(KindOutsideWorkspace, "mount %s: its parent directory resolves outside the workspace (%s)", p.RulePath, pr.Abs)
+	}
+	if first, _, _ := strings.Cut(pr.Rel, "/"); strings.EqualFold(first, ManagedDir) {
+		return errorf(KindManagedStorage, "mount %s: its parent directory resolves into JP-managed storage (%s/)", p.RulePath, ManagedDir)
+	}
+	if pr.Exists {
+		if fi, err := os.Stat(pr.Abs); err != nil || !fi.IsDir() {
+			return errorf(KindInTheWay, "cannot create mount %s: %s is not a directory", p.RulePath, parentOr(parent))
+		}
+	} else if err := noFileOnTheWay(root, parent); err != nil {
+		return err
+	}
+	link := filepath.Join(pr.Abs, path.Base(p.RulePath))
+	if p.Link != "" && p.Link != link {
+		return errorf(KindOutsideWorkspace, "mount %s: its directory changed while mounting", p.RulePath)
+	}
+	p.Link = link
+	return nil
 }
 
 // noFileOnTheWay walks the parent's components and fails on the first one

@@ -180,7 +180,7 @@ func TestApproveRuleAndList(t *testing.T) {
 	os.Remove(filepath.Join(env.Root, "other"))
 	os.Symlink(filepath.Join(env.Home, "x"), filepath.Join(env.Root, "other"))
 	bs := ListBindings(env.Root, s)
-	if len(bs) != 1 || bs[0].Status != approvals.Retargeted || bs[0].Current != filepath.Join(env.Home, "x") {
+	if len(bs) != 1 || bs[0].Status != BindingRetargeted || bs[0].Current != filepath.Join(env.Home, "x") {
 		t.Fatalf("ListBindings = %+v", bs)
 	}
 }

@@ -97,6 +97,7 @@ func Unmount(name string, env Env, files Files) (res UnmountResult, err error) {
 			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot write %s: %v", cfgPath, err)}
 		}
 		u.push(snap.restore)
+		sort.Slice(remove, func(i, j int) bool { return remove[i].Line < remove[j].Line })
 		res.Blocks = remove
 	}
 	if len(revoke) > 0 {

@@ -51,9 +51,9 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		stale := false
 		for _, b := range bs {
 			switch b.Status {
-			case approvals.Approved:
+			case mount.BindingOK:
 				fmt.Fprintf(g.Stdout, "%s -> %s  ok (approved %s)\n", b.RulePath, b.Approved, b.ApprovedAt.Format(time.RFC3339))
-			case approvals.Retargeted:
+			case mount.BindingRetargeted:
 				stale = true
 				fmt.Fprintf(g.Stdout, "%s -> %s  RETARGETED: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, b.Current, b.RulePath)
 			default:
