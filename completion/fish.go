@@ -88,10 +88,12 @@ function @FN@_complete
 end
 `
 
-// fq quotes s for fish: inside single quotes only \ and ' are special.
-func fq(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-}
+// fishEscaper escapes the only two characters special inside fish's
+// single quotes.
+var fishEscaper = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
+// fq quotes s for fish.
+func fq(s string) string { return "'" + fishEscaper.Replace(s) + "'" }
 
 // fishValue prints v the way the engine reads it: kind, then enum words.
 func fishValue(v Value) string {
