@@ -3,13 +3,17 @@ package emit
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// SchemePorts maps the schemes whose default TCP port the emitters know.
-// A scheme outside this table gives no port: see NetPlan.
+// SchemePorts maps the (lower-case) schemes whose default TCP port the
+// emitters know; it must agree with the cooperative check's table
+// (policy.DefaultPort), which a test pins. A scheme outside it gives no
+// port: see PlanNet.
 var SchemePorts = map[string]uint16{
+	"ftp":   21,
 	"http":  80,
 	"https": 443,
 	"ws":    80,
@@ -49,7 +53,7 @@ func PlanNet(rules []policy.NetRule) NetPlan {
 		if r.Port != nil {
 			p.Port, p.HasPort = *r.Port, true
 		} else if r.Scheme != nil {
-			p.Port, p.HasPort = SchemePorts[*r.Scheme]
+			p.Port, p.HasPort = SchemePorts[strings.ToLower(*r.Scheme)]
 		}
 		if p.HasPort && p.Port == 0 {
 			p.HasPort = false // port 0 is not a destination

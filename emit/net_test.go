@@ -43,3 +43,15 @@ func TestPlanNet(t *testing.T) {
 		})
 	}
 }
+
+// The OS must open the port the cooperative check assumes for a scheme.
+func TestSchemePortsAgreeWithPolicy(t *testing.T) {
+	for _, s := range []string{"http", "https", "ws", "wss", "ftp", "HTTPS", "gopher", "ssh", "git", ""} {
+		want, wok := policy.DefaultPort(s)
+		plan := PlanNet([]policy.NetRule{{Host: "h", Scheme: &s, Allow: true}})
+		got, gok := plan.Rules[0].Port, plan.Rules[0].HasPort
+		if wok != gok || (wok && want != got) {
+			t.Errorf("scheme %q: emit port %d (%v), policy %d (%v)", s, got, gok, want, wok)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // governing are the rights on a directory that act on its entries
@@ -152,6 +153,7 @@ func checkRandom(t *testing.T, rng chooser) {
 		o.paths = append(o.paths, r.LexicalPath)
 		o.caps = append(o.caps, emit.CapsOf(r))
 	}
+	crossCheckOracle(t, root, tool, o, append(append([]string{""}, dirs...), files...))
 	m, err := Build(tool)
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +244,26 @@ func checkGrants(t *testing.T, which, root string, grants []PathRule, masked []s
 		g := effective(root, grants, parent) & governing
 		if g&^o.rights(c) != 0 {
 			t.Fatalf("%s: dir %q carries %v over entry %q whose rule gives %v; %s", which, parent, g.Names(), c, o.rights(c).Names(), desc)
+		}
+	}
+}
+
+// crossCheckOracle keeps the test's naive oracle honest against the
+// policy package's own matcher (the cooperative check's decision).
+func crossCheckOracle(t *testing.T, root string, tool emit.Tool, o oracle, paths []string) {
+	t.Helper()
+	c, err := policy.NewChecker(root, &tool.Access)
+	if err != nil {
+		t.Fatalf("policy rejects the generated rules: %v", err)
+	}
+	for _, p := range paths {
+		key := p
+		want := o.rights(p)
+		for _, k := range policy.Capabilities {
+			_, allowed := c.DecideFS(k, key)
+			if allowed != (want&CapabilityRights[k] != 0) {
+				t.Fatalf("oracle and policy.Checker disagree on %s of %q", k, p)
+			}
 		}
 	}
 }
