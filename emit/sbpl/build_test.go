@@ -2,6 +2,7 @@ package sbpl
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 func TestGolden(t *testing.T) {
@@ -131,4 +133,24 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("Quote(%q) contains a raw line break", s)
 		}
 	})
+}
+
+// BenchmarkBuild renders a profile for 41 rules (a read-write workspace
+// with 40 narrowed .env files).
+func BenchmarkBuild(b *testing.B) {
+	tool := emit.Tool{Name: "bench", Root: "/ws"}
+	yes := true
+	tool.Access.FS = append(tool.Access.FS, policy.FsRule{Read: &yes, Write: &yes})
+	tool.Grants = append(tool.Grants, emit.Grant{Index: 0, Abs: "/ws", Kind: emit.KindDir})
+	for d := 0; d < 40; d++ {
+		lex := fmt.Sprintf("d%02d/.env", d)
+		tool.Access.FS = append(tool.Access.FS, policy.FsRule{LexicalPath: lex})
+		tool.Grants = append(tool.Grants, emit.Grant{Index: d + 1, Abs: "/ws/" + lex, Kind: emit.KindFile})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := Build(tool); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

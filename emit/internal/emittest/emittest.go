@@ -1,6 +1,3 @@
-// Package emittest builds emit.Tool fixtures over real temporary trees for
-// the emitters' golden and property tests, and normalises the temporary
-// root out of their output.
 package emittest
 
 import (
