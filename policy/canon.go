@@ -58,6 +58,7 @@ func resolveLexical(root, lex, input string) (Resolved, error) {
 	if root == "" || !filepath.IsAbs(root) {
 		return Resolved{}, &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root must be an absolute path"}
 	}
+	root = filepath.Clean(root)
 	abs, exists, perr := walk(root, lex, input)
 	if perr != nil {
 		return Resolved{}, perr

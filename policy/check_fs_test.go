@@ -160,8 +160,18 @@ func TestFSSymlinks(t *testing.T) {
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
 		{LexicalPath: "", Read: bp(true), Write: bp(true)},
 		{LexicalPath: "secret"},
-		{LexicalPath: "alias", Read: bp(true)}, // lexical rule on the alias: never matches canonical keys under secret
 	}})
+	// A rule written on the alias instead of its canonical form would never
+	// match (keys are canonical); NewChecker refuses it rather than let a
+	// deny rule silently lapse. So do rules through escaping or dangling
+	// links.
+	for _, bad := range []string{"alias", "alias/key", "escape", "broken", "loop1"} {
+		_, err := NewChecker(ws, &AccessPolicy{FS: []FsRule{{LexicalPath: bad}}})
+		var pe *PolicyError
+		if !errors.As(err, &pe) || pe.Section != "fs" {
+			t.Errorf("NewChecker with rule %q: %v", bad, err)
+		}
+	}
 	runFS(t, c, []fsCase{
 		{Read, "secret/key", false, "denied", "secret"},
 		{Read, "alias/key", false, "denied", "secret"},

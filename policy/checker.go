@@ -38,6 +38,9 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 	if err := Validate(p); err != nil {
 		return nil, err
 	}
+	if err := checkCanonicalRules(canon, p.FS); err != nil {
+		return nil, err
+	}
 	c.fsTrie = newFsTrie()
 	c.fsCaps = make([]uint8, len(p.FS))
 	for i, r := range p.FS {
@@ -63,6 +66,31 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 		c.net = append(c.net, rc)
 	}
 	return c, nil
+}
+
+// checkCanonicalRules refuses ordinary rules whose lexical path is not
+// their canonical form on this machine. Targets are matched on canonical
+// keys, so such a rule would silently never apply, and for a deny rule
+// (`alias` where alias -> secret) that is a widening. A compiled policy
+// always passes; a hand-written or stale one fails closed.
+func checkCanonicalRules(root string, rules []FsRule) error {
+	var errs []error
+	for i, r := range rules {
+		if r.External {
+			continue
+		}
+		key, _ := LexicalRel(r.LexicalPath)
+		res, err := resolveLexical(root, key, r.LexicalPath)
+		switch {
+		case err != nil:
+			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q cannot be resolved: %w", r.LexicalPath, err)})
+		case !res.Inside:
+			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q resolves outside the workspace (to %s) but the rule is not external", r.LexicalPath, res.Abs)})
+		case res.Rel != key:
+			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q is not canonical: it resolves to %q (recompile the policy)", r.LexicalPath, displayPath(res.Rel))})
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // CanonicalRoot makes root absolute and resolves its symlinks; it must be
