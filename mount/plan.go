@@ -208,7 +208,7 @@ func (p *Plan) scope(tools []ToolInfo) error {
 		t, ok := byName[p.Spec.Tool]
 		if !ok {
 			msg := fmt.Sprintf("no tool named %q is configured", p.Spec.Tool)
-			if s := suggest(p.Spec.Tool, tools); s != "" {
+			if s := suggestTool(p.Spec.Tool, tools); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			return errorf(KindUnknownTool, "%s", msg)

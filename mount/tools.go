@@ -7,6 +7,7 @@ import (
 	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/suggest"
 )
 
 // ToolInfo is what a mount needs to know about one configured tool.
@@ -83,34 +84,15 @@ func enabled(t, defaults *config.Tool) bool {
 	return true
 }
 
-// suggest returns the configured name closest to name, or "" when none
-// is close enough to be a plausible typo.
-func suggest(name string, tools []ToolInfo) string {
-	best, bestD := "", len(name)/3+2
-	for _, t := range tools {
-		if d := editDistance(name, t.Name); d < bestD {
-			best, bestD = t.Name, d
-		}
+// suggestTool returns the configured name closest to name, or "" when
+// none is close enough to be a plausible typo.
+func suggestTool(name string, tools []ToolInfo) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if c := suggest.Closest(name, names); len(c) > 0 {
+		return c[0]
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
