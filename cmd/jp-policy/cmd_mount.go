@@ -66,7 +66,11 @@ func (c *MountCmd) Run(g *Globals) error {
 	}
 	if !c.JSON {
 		describeMount(g.Stdout, p, "")
-		fmt.Fprintf(g.Stdout, "approval recorded in %s\n", files.Approvals)
+		if res.ApprovalSaved {
+			fmt.Fprintf(g.Stdout, "approval recorded in %s\n", files.Approvals)
+		} else {
+			fmt.Fprintf(g.Stdout, "approval already in %s\n", files.Approvals)
+		}
 	}
 	return nil
 }
