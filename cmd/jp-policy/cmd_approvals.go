@@ -12,8 +12,8 @@ import (
 // ApprovalsCmd lists, pre-seeds or withdraws mount approvals without a
 // terminal prompt.
 type ApprovalsCmd struct {
-	Workspace string `help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
-	Approvals string `help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
+	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Approvals string `placeholder:"FILE" help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
 	JSON      bool   `name:"json" help:"list: print JSON."`
 	Action    string `arg:"" optional:"" enum:"list,approve,revoke" default:"list" help:"list (default), approve or revoke."`
 	RulePath  string `arg:"" optional:"" name:"rule-path" help:"Workspace-relative path of the external rule (the symlink), for approve and revoke."`

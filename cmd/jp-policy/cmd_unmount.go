@@ -8,9 +8,9 @@ import (
 
 // UnmountCmd removes what `mount` made (RFD D43 `--no-mount`).
 type UnmountCmd struct {
-	Workspace string `help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
-	Config    string `help:"Config file the rules were appended to (default: <workspace>/.jp/config.toml)." type:"path"`
-	Approvals string `help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
+	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Config    string `placeholder:"FILE" help:"Config file the rules were appended to (default: <workspace>/.jp/config.toml)." type:"path"`
+	Approvals string `placeholder:"FILE" help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
 	Name      string `arg:"" optional:"" help:"The mount's NAME (relative to the working directory); all mounts when omitted."`
 }
 
