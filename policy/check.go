@@ -44,7 +44,7 @@ func (c *Checker) CheckFS(cp Capability, input string) Decision {
 	}
 	if !r.Inside {
 		if idx < 0 || !c.externalContains(idx, r.Abs) {
-			d.Err = c.escapeError(idx, input, r.Abs)
+			d.Err = c.escapeError(idx, r.Abs)
 			return d
 		}
 	}
@@ -82,7 +82,7 @@ func (c *Checker) externalContains(idx int, abs string) bool {
 	return hasPathPrefix(abs, filepath.Clean(*r.ApprovedTarget))
 }
 
-func (c *Checker) escapeError(idx int, input, abs string) error {
+func (c *Checker) escapeError(idx int, abs string) error {
 	msg := "path resolves outside the workspace"
 	if idx >= 0 && c.p.FS[idx].External {
 		r := c.p.FS[idx]
@@ -92,7 +92,7 @@ func (c *Checker) escapeError(idx int, input, abs string) error {
 			msg = "path resolves outside the approved target " + strconv.Quote(*r.ApprovedTarget) + " of external rule " + strconv.Quote(displayPath(r.LexicalPath))
 		}
 	}
-	return &PathError{Kind: KindEscape, Path: abs, Msg: msg + " (asked: " + strconv.Quote(input) + ")"}
+	return &PathError{Kind: KindEscape, Path: abs, Msg: msg}
 }
 
 // fsGrants lists the paths whose rules grant cp, "." for the root.
@@ -265,7 +265,15 @@ func (c *Checker) CheckCommand(argv []string) Decision {
 	}
 	de := &DeniedError{Resource: "command", Capability: "run", Target: strings.Join(argv, " "), Grants: d.Grants}
 	if program != "" {
-		de.Rule = strconv.Quote(program) + " (its args prefixes do not match)"
+		de.Rule = strconv.Quote(program)
+		var ps []string
+		for _, p := range c.p.Commands[program].Args {
+			ps = append(ps, strconv.Quote(strings.Join(p, " ")))
+		}
+		de.Hint = "the arguments must match one of " + program + "'s args prefixes: " + strings.Join(ps, ", ")
+		if len(ps) == 0 {
+			de.Hint = program + " has an empty args list, which allows no invocation"
+		}
 	}
 	d.Err = de
 	return d

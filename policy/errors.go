@@ -90,6 +90,8 @@ type DeniedError struct {
 	// Grants lists what would grant Capability, so the user knows what to
 	// change.
 	Grants []string
+	// Hint is an extra line for people ("" when there is nothing to add).
+	Hint string
 }
 
 func (e *DeniedError) Error() string {

@@ -32,6 +32,9 @@ func (d Decision) Human() string {
 		} else {
 			fmt.Fprintf(&b, "  no rule matches %q\n", de.Target)
 		}
+		if de.Hint != "" {
+			fmt.Fprintf(&b, "  %s\n", de.Hint)
+		}
 		if len(de.Grants) == 0 {
 			fmt.Fprintf(&b, "  no %s rule grants %s; add one to the tool's access.%s\n", de.Resource, de.Capability, section(de.Resource))
 		} else {
