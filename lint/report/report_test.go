@@ -108,18 +108,25 @@ func TestJSON(t *testing.T) {
 // without results, against the vendored SARIF 2.1.0 schema.
 func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	c := jsonschema.NewCompiler()
-	f, err := os.Open(filepath.Join("testdata", "sarif-2.1.0-rtm.5.json"))
+	c.AssertFormat = true // uri, uri-reference and date-time must hold too
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	const url = "https://example.invalid/sarif-2.1.0.json"
+	const url = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 	if err := c.AddResource(url, f); err != nil {
 		t.Fatal(err)
 	}
 	schema, err := c.Compile(url)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The schema must be able to say no, or the test proves nothing.
+	var bad any
+	_ = json.Unmarshal([]byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"level":"fatal","message":{"text":"m"}}]}]}`), &bad)
+	if schema.Validate(bad) == nil {
+		t.Fatal("schema accepted an invalid result level")
 	}
 	ds, o := sample()
 	for _, tc := range []struct {
