@@ -1,12 +1,25 @@
 // Package policy owns the access-policy wire types (the JSON shape of JP's
 // jp_tool::AccessPolicy plus jp-policy's `commands` and `config`
-// extensions) and every decision made against them: the one
-// canonicalisation routine for paths (RFD 076 "Path evaluation" as amended
-// by RFD D43), and the matchers for filesystem, network, environment,
-// config and command rules. It is importable by Go tools as their
-// counterpart of JP's `jp_tool::Context::check_*`.
+// extensions) and every decision made against them:
 //
-// The package does no config loading and no I/O beyond resolving symlinks
-// under the workspace root; everything else in jp-policy calls into it
-// rather than deciding access itself.
+//   - Canonicalize, the one canonicalisation routine for target paths (RFD
+//     076 "Path evaluation" as amended by RFD D43, stricter than JP on
+//     dangling links, loops, NUL bytes and over-long paths);
+//   - BindRule and BindAll, the compile-time canonicalisation and
+//     classification of fs rule paths (the compiler runs the approvals);
+//   - Checker, which answers fs, net, env, config and command questions
+//     for one tool and renders Decisions as the `check --json` contract;
+//   - the pure matchers (MatchEnv, MatchCommand, MatchConfig) and
+//     validators (NormalizeHost, ValidateNetRule, ...) that the launcher,
+//     the emitters and lint call instead of re-implementing them;
+//   - Default, RFD 075's default policy, and DenyAllFS.
+//
+// It is importable by Go tools as their counterpart of JP's
+// `jp_tool::Context::check_*`. The package does no config loading and no
+// I/O beyond resolving symlinks under the workspace root (and PATH lookup
+// for CheckCommand). Errors callers branch on are types: *PathError,
+// *RuleError, *DeniedError, *InputError, *PolicyError.
+//
+// Subpackage policytest generates random workspaces and policies for
+// property tests.
 package policy
