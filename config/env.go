@@ -72,7 +72,7 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		}
 		if v == nil {
 			if key[0] == "access" {
-				ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
+				ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
 					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(key, "."))})
 			}
 			continue
@@ -97,7 +97,7 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		return nil
 	}
 	ld.l.Layers = append(ld.l.Layers, Layer{Kind: LayerEnv, Path: "env"})
-	ld.l.Diagnostics = append(ld.l.Diagnostics, validate(root)...)
+	ld.emitValidation(root)
 	ld.m.apply(root)
 	return nil
 }

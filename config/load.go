@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/jp-policy/jp-policy/diag"
@@ -55,42 +57,53 @@ func Load(opts Options) (*Loaded, error) {
 	}
 	l := &Loaded{Root: root, Cwd: cwd, Files: map[string][]byte{}, Env: map[string]string{}, Tools: map[string]*Tool{}}
 	ld := &loader{l: l, m: newMerger(l), inherit: true}
+	if err := ld.layers(opts, getenv); err != nil {
+		ld.flush()
+		return l, err
+	}
+	ld.flush()
+	l.Diagnostics = append(l.Diagnostics, checkMerged(l)...)
+	return l, nil
+}
+
+// layers reads every layer in order.
+func (ld *loader) layers(opts Options, getenv func(string) string) error {
+	root, cwd := ld.l.Root, ld.l.Cwd
 
 	if dir, err := GlobalConfigDir(getenv); err == nil {
 		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml")); err != nil {
-			return l, err
+			return err
 		}
 	}
 	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml")); err != nil {
-		return l, err
+		return err
 	}
 	for _, dir := range dirsDown(root, cwd) {
 		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml")); err != nil {
-			return l, err
+			return err
 		}
 	}
 	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
 		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
-			return l, err
+			return err
 		}
 	} else if idErr := (*InvalidIDError)(nil); errors.As(err, &idErr) {
-		l.Diagnostics = append(l.Diagnostics, diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
+		ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
 			Message: idErr.Error() + "; the user-workspace config layer is skipped"})
 	}
 	if err := ld.envLayer(opts.Environ, getenv); err != nil {
-		return l, err
+		return err
 	}
 	for _, c := range opts.Cfg {
 		p, err := ld.resolveCfg(c, cwd)
 		if err != nil {
-			return l, err
+			return err
 		}
 		if err := ld.file(LayerCfg, p, "", diag.Position{File: c}, nil); err != nil {
-			return l, err
+			return err
 		}
 	}
-	l.Diagnostics = append(l.Diagnostics, checkMerged(l)...)
-	return l, nil
+	return nil
 }
 
 func workspaceRoot(ws, cwd string) (string, error) {
@@ -139,6 +152,37 @@ type loader struct {
 	inherit bool
 	// loadPaths is the latest config_load_paths, for --cfg NAME.
 	loadPaths []string
+	// slots hold the findings in layer order; schema validation of a
+	// layer runs in the background while the next one is parsed.
+	slots []func() diag.List
+	sem   chan struct{}
+}
+
+func (ld *loader) emit(ds ...diag.Diagnostic) {
+	ld.slots = append(ld.slots, func() diag.List { return ds })
+}
+
+// emitValidation validates a layer concurrently; the tree is read-only
+// from here on.
+func (ld *loader) emitValidation(root *tomlpos.Node) {
+	if ld.sem == nil {
+		ld.sem = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	}
+	ch := make(chan diag.List, 1)
+	ld.sem <- struct{}{}
+	go func() {
+		defer func() { <-ld.sem }()
+		ch <- validate(root)
+	}()
+	ld.slots = append(ld.slots, sync.OnceValue(func() diag.List { return <-ch }))
+}
+
+// flush waits for pending validations and appends every finding in order.
+func (ld *loader) flush() {
+	for _, s := range ld.slots {
+		ld.l.Diagnostics = append(ld.l.Diagnostics, s()...)
+	}
+	ld.slots = nil
 }
 
 // discovered loads a layer found by convention: absent files become
@@ -202,7 +246,7 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		}
 	}
 	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: extendedBy})
-	ld.l.Diagnostics = append(ld.l.Diagnostics, validate(root)...)
+	ld.emitValidation(root)
 	ld.m.apply(root)
 	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
 		ld.inherit = n.Bool
@@ -280,7 +324,7 @@ func (ld *loader) expand(file, pattern string, at diag.Position) []string {
 	}
 	if !strings.ContainsAny(pattern, "*?[{") {
 		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-			ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
+			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
 				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
 			return nil
 		}
@@ -288,7 +332,7 @@ func (ld *loader) expand(file, pattern string, at diag.Position) []string {
 	}
 	matches, err := doublestar.FilepathGlob(p, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		ld.l.Diagnostics = append(ld.l.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
+		ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
 			Message: fmt.Sprintf("extends pattern %q: %v", pattern, err)})
 		return nil
 	}

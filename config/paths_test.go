@@ -38,7 +38,7 @@ func TestGlobalAndDataDirs(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, p, s string) {
+func write(t testing.TB, p, s string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)

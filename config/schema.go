@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -41,7 +42,26 @@ var (
 	compileOnce sync.Once
 	compiled    *jsonschema.Schema
 	compileErr  error
+	// owned lists the keys the schema constrains at the top level, in a
+	// tool and in the '*' defaults; everything else is accepted as is, so
+	// validation skips it (JP's system prompts and tool parameters are
+	// most of a real config).
+	owned struct{ top, tool, defaults map[string]bool }
 )
+
+func propertyNames(m map[string]any, path ...string) map[string]bool {
+	cur := m
+	for _, p := range path {
+		next, _ := cur[p].(map[string]any)
+		cur = next
+	}
+	props, _ := cur["properties"].(map[string]any)
+	out := map[string]bool{}
+	for k := range props {
+		out[k] = true
+	}
+	return out
+}
 
 func schema() (*jsonschema.Schema, error) {
 	compileOnce.Do(func() {
@@ -52,6 +72,13 @@ func schema() (*jsonschema.Schema, error) {
 			return
 		}
 		compiled, compileErr = c.Compile(schemaURL)
+		var raw map[string]any
+		if err := json.Unmarshal(schemaJSON, &raw); err != nil && compileErr == nil {
+			compileErr = err
+		}
+		owned.top = propertyNames(raw)
+		owned.tool = propertyNames(raw, "$defs", "tool")
+		owned.defaults = propertyNames(raw, "$defs", "toolDefaults")
 	})
 	return compiled, compileErr
 }
@@ -70,7 +97,7 @@ func validate(root *tomlpos.Node) (out diag.List) {
 			out = diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: fmt.Sprintf("internal error: schema validation failed: %v", r)}}
 		}
 	}()
-	err = s.Validate(root.Value())
+	err = s.Validate(ownedValue(root))
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return nil
@@ -87,6 +114,55 @@ func validate(root *tomlpos.Node) (out diag.List) {
 	}
 	sortDiags(out)
 	return out
+}
+
+// ownedValue is the document as plain values, keeping only what the schema
+// constrains: the same paths, so errors still map back to the tree.
+func ownedValue(root *tomlpos.Node) any {
+	if root.Kind != tomlpos.Table {
+		return root.Value()
+	}
+	top := map[string]any{}
+	for _, k := range root.Keys {
+		if owned.top[k] {
+			top[k] = root.Fields[k].Value()
+		}
+	}
+	conv := root.Get("conversation")
+	if conv == nil || conv.Kind != tomlpos.Table {
+		return top
+	}
+	cm := map[string]any{}
+	top["conversation"] = cm
+	tools := conv.Get("tools")
+	if tools == nil {
+		return top
+	}
+	if tools.Kind != tomlpos.Table {
+		cm["tools"] = tools.Value()
+		return top
+	}
+	tm := map[string]any{}
+	cm["tools"] = tm
+	for _, name := range tools.Keys {
+		t := tools.Fields[name]
+		keep := owned.tool
+		if name == "*" {
+			keep = owned.defaults
+		}
+		if t.Kind != tomlpos.Table {
+			tm[name] = t.Value()
+			continue
+		}
+		m := map[string]any{}
+		for _, k := range t.Keys {
+			if keep[k] {
+				m[k] = t.Fields[k].Value()
+			}
+		}
+		tm[name] = m
+	}
+	return top
 }
 
 func leaves(ve *jsonschema.ValidationError, acc []*jsonschema.ValidationError) []*jsonschema.ValidationError {
@@ -158,7 +234,7 @@ func mapError(root *tomlpos.Node, ve *jsonschema.ValidationError) diag.List {
 // friendly rewords the validator's messages where the raw one (a regular
 // expression, a const) would not tell a user what to write.
 func friendly(path []string, kw string, n *tomlpos.Node) string {
-	if len(path) == 0 || n.Kind != tomlpos.String {
+	if len(path) == 0 || n == nil || n.Kind != tomlpos.String {
 		return ""
 	}
 	switch last := path[len(path)-1]; {
@@ -166,9 +242,9 @@ func friendly(path []string, kw string, n *tomlpos.Node) string {
 		return fmt.Sprintf("%q is not a valid tool source: use builtin[.<tool>], local[.<tool>] or mcp.<server>[.<tool>] (a bare \"mcp\" names no server)", n.Str)
 	case last == "name" && kw == "pattern":
 		return fmt.Sprintf("%q: '*' may only appear once, as the last character (a prefix match)", n.Str)
-	case last == "write" && kw == "const":
+	case last == "write" && kw == "enum":
 		return fmt.Sprintf("write must be true, false or \"insecure_allow\", not %q", n.Str)
-	case last == "dedup" && kw == "const":
+	case last == "dedup" && kw == "enum":
 		return fmt.Sprintf("dedup must be true, false or \"inherit\", not %q", n.Str)
 	}
 	return ""

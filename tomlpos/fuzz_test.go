@@ -1,6 +1,10 @@
 package tomlpos
 
-import "testing"
+import (
+	"testing"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
 
 // FuzzParse asserts the parsers never panic and that a successful parse
 // yields positions inside the document.
@@ -31,6 +35,24 @@ func FuzzParse(f *testing.F) {
 			}
 			walk(root)
 			_ = root.Value()
+		}
+	})
+}
+
+// FuzzTOMLAgreesWithDecoder checks that ParseTOML accepts exactly the
+// documents go-toml's own decoder accepts, so jp-policy never reads a
+// config that JP would reject, nor the reverse.
+func FuzzTOMLAgreesWithDecoder(f *testing.F) {
+	for _, s := range []string{sample, "a.b = 1\n[a]\n", "[a.b]\n[a]\nb.c = 1\n", "a = {b = 1}\na.c = 2\n",
+		"[[a]]\n[a.b]\n[[a]]\n[a.b]\n", "x = 1979-13-27\n", "x = 012\n", "[a]\nb.c = 1\n[a.b.d]\n", "a = [1]\n[[a]]\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, mine := ParseTOML("f", data)
+		var v map[string]any
+		theirs := toml.Unmarshal(data, &v)
+		if (mine == nil) != (theirs == nil) {
+			t.Fatalf("disagree on %q: ParseTOML: %v; go-toml: %v", data, mine, theirs)
 		}
 	})
 }

@@ -13,8 +13,9 @@ import (
 
 // ParseTOML parses a TOML document. Syntax errors, including the semantic
 // ones of TOML 1.0 (a key defined twice, a table redefined, an inline
-// table extended), come back as *SyntaxError with the position go-toml
-// reports.
+// table extended), come back as *SyntaxError with their position. The
+// rules mirror go-toml's decoder; FuzzTOMLAgreesWithDecoder checks that
+// both accept the same documents.
 func ParseTOML(file string, data []byte) (root *Node, err error) {
 	defer func() {
 		// go-toml is fuzzed, but a panic here must not take the whole
@@ -23,19 +24,6 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	// The full decoder checks TOML's semantic rules (duplicate keys, table
-	// redefinition) that the unstable AST parser leaves to its caller;
-	// running it first keeps the builder below simple and its messages
-	// identical to go-toml's.
-	var probe map[string]any
-	if err := toml.Unmarshal(data, &probe); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, &SyntaxError{Pos: diag.Position{File: file, Line: row, Col: col}, Message: strings.TrimPrefix(de.Error(), "toml: ")}
-		}
-		return nil, &SyntaxError{Pos: diag.Position{File: file}, Message: strings.TrimPrefix(err.Error(), "toml: ")}
-	}
 	b := &builder{li: newLineIndex(file, data), data: data}
 	return b.build()
 }
@@ -179,10 +167,12 @@ func (b *builder) keyValue(t *Node, e *unstable.Node) error {
 			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: originDotted}
 			t.set(kp.name, n)
 			t = n
-		case existing.Kind == Table && existing.origin != originInline:
+		case existing.Kind == Table && existing.origin == originDotted:
+			// Dotted keys may only extend tables that dotted keys made
+			// (TOML 1.0): not a [table], and not an inline table.
 			t = existing
 		default:
-			return b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+			return b.errAt(kp.off, "key %q is already defined", kp.name)
 		}
 	}
 	last := parts[len(parts)-1]
@@ -230,17 +220,23 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 		n.Kind, n.Bool = Bool, string(v.Data) == "true"
 	case unstable.Integer:
 		i, err := strconv.ParseInt(string(v.Data), 0, 64)
-		if err != nil {
+		if err != nil || leadingZero(v.Data) {
 			return nil, b.errAt(off, "invalid integer %q", v.Data)
 		}
 		n.Kind, n.Int = Integer, i
 	case unstable.Float:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(string(v.Data), "_", ""), 64)
-		if err != nil {
+		if err != nil || leadingZero(v.Data) {
 			return nil, b.errAt(off, "invalid float %q", v.Data)
 		}
 		n.Kind, n.Float = Float, f
 	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
+		// The AST only checks a date's shape; go-toml's decoder checks
+		// its ranges. Dates are rare in config, so the cost is fine.
+		var probe struct{ V any }
+		if err := toml.Unmarshal(append([]byte("V = "), v.Data...), &probe); err != nil {
+			return nil, b.errAt(off, "invalid date or time %q", v.Data)
+		}
 		n.Kind, n.Str = DateTime, string(v.Data)
 	case unstable.Array:
 		n.Kind = Array
@@ -331,4 +327,13 @@ func (b *builder) nestedArrayStart(arr *unstable.Node, parent int) int {
 		return int(c.Raw.Offset)
 	}
 	return parent
+}
+
+// leadingZero reports a decimal number written with a leading zero
+// ("012", "-01.5"), which TOML forbids and Go would read as octal.
+func leadingZero(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	return len(b) > 1 && b[0] == '0' && b[1] >= '0' && b[1] <= '9'
 }

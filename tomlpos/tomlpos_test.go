@@ -129,3 +129,16 @@ func TestValue(t *testing.T) {
 		t.Errorf("values %v", v)
 	}
 }
+
+func TestNumbers(t *testing.T) {
+	for _, bad := range []string{"a = 012\n", "a = -01\n", "a = 01.5\n", "a = 1__0\n"} {
+		if _, err := ParseTOML("f", []byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	for _, good := range []string{"a = 0\n", "a = -0\n", "a = 0.5\n", "a = 0x0F\n", "a = 0o17\n", "a = 0b11\n", "a = 1e10\n", "a = -inf\n"} {
+		if _, err := ParseTOML("f", []byte(good)); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+}

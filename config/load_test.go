@@ -1,0 +1,174 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/diag"
+)
+
+// testWorkspace makes a workspace with its own global and data dirs and
+// returns Options that see nothing of the real environment.
+func testWorkspace(t testing.TB) (string, Options) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(tmp, "ws")
+	write(t, filepath.Join(ws, ".jp", ".id"), "wsid\n")
+	vars := map[string]string{
+		"JP_GLOBAL_CONFIG_DIR": filepath.Join(tmp, "global"),
+		"JP_USER_DATA_DIR":     filepath.Join(tmp, "data"),
+	}
+	return ws, Options{Cwd: ws, Getenv: env(vars), Environ: func() []string { return nil }}
+}
+
+func TestLoadModel(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	write(t, filepath.Join(ws, ".jp", "config.toml"), `
+[conversation.tools.t]
+source = "local"
+
+[[conversation.tools.t.access.fs]]
+path = "fork"
+external = true
+read = true
+
+[conversation.tools.t.access]
+commands.git = { args = [["status"]] }
+`)
+	l, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %v", l.Diagnostics)
+	}
+	tool := l.Tools["t"]
+	cfg := filepath.Join(ws, ".jp", "config.toml")
+	if tool.Source.Pos != (diag.Position{File: cfg, Line: 3, Col: 1}) {
+		t.Errorf("source pos %v", tool.Source.Pos)
+	}
+	a := tool.Access
+	if a.Pos != (diag.Position{File: cfg, Line: 5, Col: 24}) {
+		t.Errorf("access pos %v", a.Pos)
+	}
+	r := a.FS[0]
+	if r.Pos.Line != 5 || r.Pos.Col != 1 || r.Keys["external"].Line != 7 || r.External == nil || !*r.External {
+		t.Errorf("fs rule %+v", r)
+	}
+	if a.Net != nil || a.Env != nil || a.Config != nil {
+		t.Errorf("undeclared lists must stay nil: %+v", a)
+	}
+	if c := a.Commands["git"]; c == nil || len(c.Args) != 1 || c.Args[0][0] != "status" || c.Envs != nil {
+		t.Errorf("commands %+v", a.Commands)
+	}
+	wantCand := []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config.toml"), filepath.Join(ws, ".jp.toml"),
+		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config.toml")}
+	if strings.Join(l.Candidates, "\n") != strings.Join(wantCand, "\n") {
+		t.Errorf("candidates:\n%s\nwant:\n%s", strings.Join(l.Candidates, "\n"), strings.Join(wantCand, "\n"))
+	}
+	if _, ok := l.Files[cfg]; !ok {
+		t.Errorf("files: %v", l.Files)
+	}
+}
+
+func TestLoadFatal(t *testing.T) {
+	tests := []struct {
+		name, file, content, rule string
+	}{
+		{"toml syntax", "config.toml", "a = ", RuleSyntax},
+		{"cycle", "config.toml", `extends = ["config.toml"]`, RuleCycle},
+		{"extension", "config.toml", `extends = ["a.yaml"]`, RuleExtension},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, opts := testWorkspace(t)
+			write(t, filepath.Join(ws, ".jp", tc.file), tc.content)
+			write(t, filepath.Join(ws, ".jp", "a.yaml"), "")
+			_, err := Load(opts)
+			var list diag.List
+			if !errors.As(err, &list) || len(list) != 1 || list[0].Rule != tc.rule || list[0].Pos.Line == 0 {
+				t.Fatalf("err = %#v", err)
+			}
+		})
+	}
+}
+
+// FuzzLoad feeds arbitrary bytes to the loader as a TOML and a JSON layer:
+// it must never panic, and every finding must point at a file.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte("[conversation.tools.t]\nsource = \"local\"\naccess.fs = [{ path = \".\", read = true }]\n"), false)
+	f.Add([]byte(`{"conversation": {"tools": {"t": {"access": {"fs": {"strategy": "replace", "value": [{"path": 1}]}}}}}}`), true)
+	f.Add([]byte("extends = [\"x.toml\", { path = \"**/*.json\", strategy = \"after\" }]\ninherit = false\n"), false)
+	f.Add([]byte("conversation.tools.'*'.access.commands.git.args = [[1], \"x\"]\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
+		ws, opts := testWorkspace(t)
+		name := filepath.Join(ws, ".jp", "config.toml")
+		if asJSON {
+			name = filepath.Join(ws, "layer.json")
+			opts.Cfg = []string{name}
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(opts)
+		if err != nil {
+			var list diag.List
+			if !errors.As(err, &list) || !list.HasErrors() {
+				t.Fatalf("fatal error is not an error diagnostic: %v", err)
+			}
+			for _, d := range list {
+				if d.Pos.File == "" {
+					t.Fatalf("fatal error without a file: %v", d)
+				}
+			}
+			return
+		}
+		for _, d := range l.Diagnostics {
+			if d.Pos.File == "" {
+				t.Fatalf("diagnostic without a file: %v", d)
+			}
+		}
+		var sb strings.Builder
+		if err := l.WriteJSON(&sb, PrintOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.WriteText(&sb, PrintOptions{Origins: true}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkLoad loads, merges and validates five layers (global,
+// workspace, .jp.toml, user-workspace, --cfg) that each configure the same
+// 200 tools with 2 rules, 2,000 rules in all.
+func BenchmarkLoad(b *testing.B) {
+	ws, opts := testWorkspace(b)
+	layer := func(tag string) string {
+		var sb strings.Builder
+		for i := range 200 {
+			fmt.Fprintf(&sb, "[conversation.tools.tool_%03d]\nsource = \"local\"\nrun = %q\n", i, tag)
+			fmt.Fprintf(&sb, "[[conversation.tools.tool_%03d.access.fs]]\npath = \"src/%s/%d\"\nread = true\nwrite = true\n", i, tag, i)
+			fmt.Fprintf(&sb, "[[conversation.tools.tool_%03d.access.net]]\nhost = \"%s.example\"\nport = 443\nallow = true\n", i, tag)
+		}
+		return sb.String()
+	}
+	write(b, filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config.toml"), layer("global"))
+	write(b, filepath.Join(ws, ".jp", "config.toml"), layer("workspace"))
+	write(b, filepath.Join(ws, ".jp.toml"), layer("dotjp"))
+	write(b, filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config.toml"), layer("user"))
+	write(b, filepath.Join(ws, "extra.toml"), layer("cfg"))
+	opts.Cfg = []string{"extra.toml"}
+	b.ResetTimer()
+	for b.Loop() {
+		l, err := Load(opts)
+		if err != nil || len(l.Diagnostics) != 0 || len(l.Tools) != 200 || len(l.Tools["tool_199"].Access.FS) != 5 {
+			b.Fatalf("load: %v %v", err, l.Diagnostics)
+		}
+	}
+}
