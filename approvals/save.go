@@ -32,6 +32,9 @@ func (e *CorruptError) Error() string {
 // *CorruptError unless force is true. Pass force only when the user just
 // approved something, so their decision is not lost to an old bad file.
 func (s *Store) Save(force bool) error {
+	if s.path == "" {
+		return fmt.Errorf("approvals store: no file to save to")
+	}
 	if s.corrupt && !force {
 		return &CorruptError{Path: s.path, Reason: s.corruptReason}
 	}
