@@ -187,7 +187,9 @@ compdef() { print -r -- "compdef $*" >&2 }
 func TestZshCompletes(t *testing.T) {
 	zsh := needShell(t, "zsh")
 	path := script(t, "zsh")
-	const driver = zshStubs + `source "$1" 2>/dev/null || exit 1; shift
+	// The options _main_complete runs completion functions under.
+	const driver = zshStubs + `setopt bareglobqual extendedglob glob multibyte nullglob rcexpandparam unset
+source "$1" 2>/dev/null || exit 1; shift
 words=("$@"); CURRENT=${#words}; PREFIX=$words[CURRENT]
 _jpp || true # 1 means "no matches"`
 	runCases(t, "zsh", func(dir string, env []string, line string) ([]byte, error) {

@@ -24,8 +24,10 @@ const zshEngine = `#compdef @PROG@
     esac
 }
 
+# No "emulate -L zsh" here: options set in this function would reach
+# _describe and _files, which need the completion system's own options
+# (extendedglob above all); _main_complete has already set those.
 @FN@() {
-    emulate -L zsh
     local -a toks
     toks=("${(@)words[2,CURRENT-1]}")
     local cur=$PREFIX node='' w flag=''
