@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Benchmark `jp-policy exec` against `/bin/true` run bare and through
+# go-landlock's own landlock-restrict with the same paths, in one
+# hyperfine run so the ratios are independent of the machine.
+#
+#   bench/exec.sh [RUNS]
+#
+# The jp-policy policy has 10 fs rules (a read-write workspace narrowed
+# around .env and three read-only directories, plus read-only and
+# read-write siblings), net denied, env isolation and the system
+# baseline, compiled with `jp-policy compile`. landlock-restrict gets the
+# same workspace paths and the baseline paths that exist here. Linux only.
+set -euo pipefail
+
+runs=${1:-300}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
+fi
+
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/jp-policy" ./cmd/jp-policy)
+# The same launcher code in a binary of its own (package launcher and what
+# it imports, nothing else), built through an overlay so no file is added
+# to the repository: it separates the launcher's cost from the start-up
+# cost of the full jp-policy binary (package inits of every subcommand).
+mkdir -p "$tmp/lean"
+cat > "$tmp/lean/main.go" <<'GO'
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/jp-policy/jp-policy/launcher"
+)
+
+// lean TOOL CMD...: jp-policy exec -t TOOL -- CMD... in the current workspace.
+func main() {
+	o := &launcher.Options{Tool: os.Args[1], Argv: os.Args[2:], Environ: os.Environ(), Platform: runtime.GOOS}
+	if err := launcher.Run(o, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "lean:", err)
+		os.Exit(1)
+	}
+}
+GO
+printf '{"Replace":{"%s/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./launcher/internal/leanbench)
+GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
+
+# Keep the real JP config out of it.
+export JP_GLOBAL_CONFIG_DIR="$tmp/jp-global" JP_USER_DATA_DIR="$tmp/jp-data"
+export XDG_CONFIG_HOME="$tmp/xdg-config" XDG_DATA_HOME="$tmp/xdg-data"
+
+ws="$tmp/ws"
+mkdir -p "$ws/.jp" "$ws/src" "$ws/docs" "$ws/vendor" "$ws/build" "$ws/tmp" "$ws/scripts" "$ws/data" "$ws/assets"
+echo "X=1" > "$ws/.env"
+for d in src docs vendor build tmp scripts data assets; do echo "$d" > "$ws/$d/file"; done
+cat > "$ws/.jp/config.toml" <<'TOML'
+[conversation.tools.bench]
+source = "local"
+command = "true"
+
+[[conversation.tools.bench.access.fs]]
+path = "."
+read = true
+write = true
+
+[[conversation.tools.bench.access.fs]]
+path = ".env"
+
+[[conversation.tools.bench.access.fs]]
+path = "src"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "docs"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "vendor"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "build"
+read = true
+write = true
+
+[[conversation.tools.bench.access.fs]]
+path = "tmp"
+read = true
+write = true
+
+[[conversation.tools.bench.access.fs]]
+path = "scripts"
+read = true
+execute = true
+
+[[conversation.tools.bench.access.fs]]
+path = "data"
+read = true
+create = true
+
+[[conversation.tools.bench.access.fs]]
+path = "assets"
+read = true
+update = true
+
+[[conversation.tools.bench.access.net]]
+host = "invalid"
+allow = false
+
+[[conversation.tools.bench.access.env]]
+name = "GITHUB_TOKEN"
+read = true
+TOML
+"$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
+
+# Sanity: the sandbox is real before we time it.
+if "$tmp/jp-policy" exec -w "$ws" -t bench -- cat "$ws/.env" 2>/dev/null; then
+  echo "jp-policy exec did not deny .env; refusing to benchmark" >&2; exit 1
+fi
+"$tmp/jp-policy" exec -w "$ws" -t bench --dry-run -- /bin/true | sed 's/^/  /'
+
+# landlock-restrict: the same workspace paths (it cannot express the
+# narrowing, so the workspace is one read-write tree) and the baseline
+# paths that exist on this machine.
+rodirs=() rofiles=()
+for p in /usr /bin /sbin /lib /lib64 /lib32 /libx32 /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d \
+         /etc/nsswitch.conf /etc/passwd /etc/group /etc/hosts /etc/resolv.conf /etc/ssl /etc/localtime /proc/self; do
+  if [ -d "$p" ]; then rodirs+=("$p"); elif [ -e "$p" ]; then rofiles+=("$p"); fi
+done
+rwdirs=("$ws")
+for d in src docs vendor build tmp scripts data assets; do rwdirs+=("$ws/$d"); done
+restrict="$tmp/landlock-restrict -ro ${rodirs[*]} -rofiles ${rofiles[*]} -rw ${rwdirs[*]} -rwfiles /dev/null -- /bin/true"
+$restrict
+
+cd "$ws"
+hyperfine -N --warmup 50 --runs "$runs" --export-json "$tmp/result.json" \
+  -n 'bare' '/bin/true' \
+  -n 'landlock-restrict' "$restrict" \
+  -n 'jp-policy exec' "$tmp/jp-policy exec -t bench -- /bin/true" \
+  -n 'launcher only' "$tmp/launcher-only bench /bin/true"
+
+python3 - "$tmp/result.json" <<'PY'
+import json, sys
+res = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+# Medians: the mean of a 1-3 ms command is at the mercy of any other load.
+m = {k: v["median"] * 1e3 for k, v in res.items()}
+print()
+for k in ("bare", "landlock-restrict", "jp-policy exec", "launcher only"):
+    print(f"{k:18} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  overhead over bare {m[k]-m['bare']:+6.2f} ms")
+print(f"jp-policy exec / landlock-restrict = {m['jp-policy exec']/m['landlock-restrict']:.2f}")
+print(f"launcher only  / landlock-restrict = {m['launcher only']/m['landlock-restrict']:.2f}")
+PY
