@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -156,6 +157,68 @@ func FuzzMatchEnv(f *testing.F) {
 		}
 		if ok != r.Read {
 			t.Fatal("ok != rule.Read")
+		}
+	})
+}
+
+// FuzzCheckFS: for any input on a fixed tree with in-workspace aliases,
+// an escaping link, an approved mount with a nested escape, dangling
+// links and a loop, an allowed decision resolves inside the workspace or
+// inside the approved target of the external rule that matched, and the
+// resolved path is canonical up to its deepest existing ancestor.
+func FuzzCheckFS(f *testing.F) {
+	for _, s := range []string{"src/lib.rs", "alias/key", "fork/a/f", "fork/esc/x", "fork/../fork/a", "esc/x", "dangle", "loop/x", "fork/back/lib.rs", "./fork//a/./f", "new/file"} {
+		f.Add(s, uint8(0))
+	}
+	base, err := filepath.EvalSymlinks(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	ext := filepath.Join(base, "ext")
+	tree(f, base,
+		"ws/src/lib.rs", "ws/secret/key", "ws/alias -> secret", "ws/esc -> ..",
+		"ws/fork -> ../ext", "ext/a/f", "ext/esc -> ..", "ext/back -> ../ws/src",
+		"ws/dangle -> ../nowhere", "ws/loop -> loop",
+	)
+	c, err := NewChecker(ws, &AccessPolicy{FS: []FsRule{
+		{LexicalPath: "", Read: bp(true), Write: bp(true), Execute: bp(true)},
+		{LexicalPath: "secret"},
+		{LexicalPath: "fork", External: true, ApprovedTarget: &ext, Read: bp(true), Write: bp(true)},
+	}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in string, capb uint8) {
+		cp := Capabilities[int(capb)%len(Capabilities)]
+		d := c.CheckFS(cp, in)
+		if !d.Allowed {
+			if d.Err == nil {
+				t.Fatal("refused without an error")
+			}
+			return
+		}
+		switch {
+		case hasPathPrefix(d.Resolved, ws):
+			if hasPathPrefix(d.Resolved, filepath.Join(ws, "secret")) {
+				t.Fatalf("%q reached the denied secret dir: %s", in, d.Resolved)
+			}
+		case hasPathPrefix(d.Resolved, ext):
+			if r, ok := d.Rule.(FsRule); !ok || !r.External {
+				t.Fatalf("%q reached the mount without the external rule", in)
+			}
+		default:
+			t.Fatalf("%q allowed outside: %s", in, d.Resolved)
+		}
+		p := d.Resolved
+		for {
+			if _, err := os.Lstat(p); err == nil {
+				break
+			}
+			p = filepath.Dir(p)
+		}
+		if real, err := filepath.EvalSymlinks(p); err != nil || real != p {
+			t.Fatalf("%q: resolved %s has non-canonical ancestor %s (%s, %v)", in, d.Resolved, p, real, err)
 		}
 	})
 }
