@@ -3,6 +3,7 @@ package policy
 import (
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -42,6 +43,11 @@ func LexicalRel(input string) (string, error) {
 	}
 	if isRooted(input) {
 		return "", &PathError{Kind: KindAbsolute, Path: input, Msg: "absolute paths are not permitted; give a workspace-relative path"}
+	}
+	if runtime.GOOS == "windows" {
+		if err := windowsComponentsOK(input); err != nil {
+			return "", err
+		}
 	}
 	// Fast path: already normal (the common case for tools and for keys
 	// that went through here once) costs no allocation.
@@ -130,3 +136,26 @@ func hasRelPrefix(p, prefix string) bool {
 }
 
 func isOSSep(c byte) bool { return c == filepath.Separator || c == '/' }
+
+// windowsComponentsOK refuses names Windows would reinterpret, so the
+// key a rule is matched on is the name the file system opens: ':' selects
+// an alternate data stream ("secret::$INDEX_ALLOCATION" is the directory
+// secret), and a trailing dot or space is stripped ("secret." is secret).
+func windowsComponentsOK(input string) error {
+	var bad string
+	forEachComponent(input, func(c string) bool {
+		if c == "" || c == "." || c == ".." {
+			return true
+		}
+		last := c[len(c)-1]
+		if strings.IndexByte(c, ':') >= 0 || last == '.' || last == ' ' {
+			bad = c
+			return false
+		}
+		return true
+	})
+	if bad != "" {
+		return &PathError{Kind: KindInvalid, Path: input, Msg: "path component " + strconv.Quote(bad) + " is reinterpreted by Windows (':' stream or trailing dot/space)"}
+	}
+	return nil
+}
