@@ -45,7 +45,7 @@ func (u undo) run() error {
 
 // Apply carries out a prepared plan as one transaction: the symlink, then
 // the approval, then the config rules. When a step fails, the steps before
-// it are undone and the error says so.
+// it are undone; if an undo fails too, the error names what was left.
 func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error) {
 	var u undo
 	defer func() {
