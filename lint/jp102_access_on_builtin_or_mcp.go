@@ -30,9 +30,13 @@ func checkAccessOnBuiltinOrMCP(p *pass) {
 		if kind == "mcp" {
 			label = "an MCP"
 		}
+		related := []diag.Related{{Pos: t.Source.Pos, Message: fmt.Sprintf("source = %q is set at", t.Source.Value)}}
+		for _, o := range t.Source.Overrode {
+			related = append(related, diag.Related{Pos: o, Message: "which overrides the source set at"})
+		}
 		p.report(t.Access.Pos,
 			fmt.Sprintf("tool %q has `access` rules, but it is %s tool (source = %q); JP rejects access on builtin and MCP tools", t.Name, label, t.Source.Value),
 			"remove this `access` table; only local tools run under an access policy",
-			diag.Related{Pos: t.Source.Pos, Message: fmt.Sprintf("source = %q is set at", t.Source.Value)})
+			related...)
 	}
 }
