@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -73,6 +74,10 @@ func decodeNet(n *tomlpos.Node) (NetRule, bool) {
 	r := NetRule{Pos: n.Pos, Keys: ruleKeys(n), Host: host,
 		Scheme: strPtr(n, "scheme"), PathPrefix: strPtr(n, "path_prefix"), Allow: boolField(n, "allow")}
 	if p := n.Get("port"); p != nil {
+		if p.Kind == tomlpos.Float && p.Float == math.Trunc(p.Float) && math.Abs(p.Float) <= 1<<20 {
+			// JSON Schema counts 443.0 as an integer, so it is one here too.
+			p = &tomlpos.Node{Kind: tomlpos.Integer, Int: int64(p.Float), Pos: p.Pos}
+		}
 		if p.Kind != tomlpos.Integer || p.Int < 1 || p.Int > 65535 {
 			// A port that cannot exist cannot be dropped either (that
 			// would match the scheme's default port instead): the rule

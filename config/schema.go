@@ -47,6 +47,7 @@ var (
 	// validation skips it (JP's system prompts and tool parameters are
 	// most of a real config).
 	owned struct{ top, tool, defaults map[string]bool }
+	fast  *fastChecker
 )
 
 func propertyNames(m map[string]any, path ...string) map[string]bool {
@@ -76,6 +77,7 @@ func schema() (*jsonschema.Schema, error) {
 		if err := json.Unmarshal(schemaJSON, &raw); err != nil && compileErr == nil {
 			compileErr = err
 		}
+		fast = &fastChecker{root: raw}
 		owned.top = propertyNames(raw)
 		owned.tool = propertyNames(raw, "$defs", "tool")
 		owned.defaults = propertyNames(raw, "$defs", "toolDefaults")
@@ -97,7 +99,11 @@ func validate(root *tomlpos.Node) (out diag.List) {
 			out = diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: fmt.Sprintf("internal error: schema validation failed: %v", r)}}
 		}
 	}()
-	err = s.Validate(ownedValue(root))
+	v := ownedValue(root)
+	if fast.valid(fast.root, v) {
+		return nil
+	}
+	err = s.Validate(v)
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return nil
