@@ -37,7 +37,7 @@ func (c *Checker) CheckFS(cp Capability, input string) Decision {
 	}
 	idx := -1
 	if !unrestricted {
-		idx = c.fsTrie.lookup(key)
+		idx = c.fsTrie.lookup(foldKey(key))
 		if idx >= 0 {
 			d.Rule = c.p.FS[idx]
 		}
@@ -79,7 +79,7 @@ func (c *Checker) externalContains(idx int, abs string) bool {
 	if !r.External || r.ApprovedTarget == nil {
 		return false
 	}
-	return hasPathPrefix(abs, filepath.Clean(*r.ApprovedTarget))
+	return hasFoldedPathPrefix(abs, filepath.Clean(*r.ApprovedTarget))
 }
 
 func (c *Checker) escapeError(idx int, abs string) error {
@@ -106,7 +106,7 @@ func (c *Checker) DecideFS(cp Capability, key string) (rule int, allowed bool) {
 	if c.p == nil || len(c.p.FS) == 0 {
 		return -1, true
 	}
-	idx := c.fsTrie.lookup(key)
+	idx := c.fsTrie.lookup(foldKey(key))
 	return idx, idx >= 0 && c.fsCaps[idx]&(1<<cp) != 0
 }
 

@@ -45,7 +45,7 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 	c.fsCaps = make([]uint8, len(p.FS))
 	for i, r := range p.FS {
 		key, _ := LexicalRel(r.LexicalPath) // validated above
-		c.fsTrie.insert(key, i)
+		c.fsTrie.insert(foldKey(key), i)
 		for _, cp := range Capabilities {
 			if r.Grants(cp) {
 				c.fsCaps[i] |= 1 << cp
@@ -86,7 +86,7 @@ func checkCanonicalRules(root string, rules []FsRule) error {
 			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q cannot be resolved: %w", r.LexicalPath, err)})
 		case !res.Inside:
 			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q resolves outside the workspace (to %s) but the rule is not external", r.LexicalPath, res.Abs)})
-		case res.Rel != key:
+		case foldKey(res.Rel) != foldKey(key):
 			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q is not canonical: it resolves to %q (recompile the policy)", r.LexicalPath, displayPath(res.Rel))})
 		}
 	}
