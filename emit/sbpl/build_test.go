@@ -3,6 +3,7 @@ package sbpl
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,4 +154,50 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzBuild: whatever the rule paths and capabilities, Build does not
+// panic, the profile parses, and it allows on each rule path (and beneath
+// it) exactly what the policy does.
+func FuzzBuild(f *testing.F) {
+	f.Add("src", ".env", uint8(0x1f), uint8(0), true)
+	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false)
+	f.Add("ü/日本", "ü", uint8(7), uint8(16), true)
+	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool) {
+		tool := emit.Tool{Name: "fuzz\n)(", Root: "/ws"}
+		for i, lex := range []string{"", p1, p2} {
+			c := c1
+			if i == 2 {
+				c = c2
+			}
+			abs := filepath.Join("/ws", lex)
+			if !strings.HasPrefix(abs, "/ws") || strings.ContainsRune(abs, 0) {
+				return // not a workspace path; AbsRules rejects it (tested elsewhere)
+			}
+			r := policy.FsRule{LexicalPath: strings.TrimPrefix(strings.TrimPrefix(abs, "/ws"), "/")}
+			for k, pp := range []**bool{&r.Read, &r.Create, &r.Update, &r.Delete, &r.Execute} {
+				v := c&(1<<k) != 0
+				*pp = &v
+			}
+			kind := emit.KindDir
+			if file && i == 2 {
+				kind = emit.KindFile
+			}
+			tool.Access.FS = append(tool.Access.FS, r)
+			tool.Grants = append(tool.Grants, emit.Grant{Index: i, Abs: abs, Kind: kind})
+		}
+		prof, _, err := Build(tool)
+		if err != nil {
+			t.Fatalf("valid tool rejected: %v", err)
+		}
+		forms, err := readAll(prof)
+		if err != nil {
+			t.Fatalf("profile does not parse: %v\n%s", err, prof)
+		}
+		var queries []string
+		for _, r := range tool.Access.FS {
+			queries = append(queries, r.LexicalPath, path.Join(r.LexicalPath, "x"))
+		}
+		checkAgainstPolicy(t, tool, forms, prof, queries)
+	})
 }

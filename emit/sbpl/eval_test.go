@@ -120,30 +120,38 @@ func TestProfileMatchesPolicy(t *testing.T) {
 		for _, p := range pool {
 			queries = append(queries, p, path.Join(p, "new"))
 		}
-		for _, q := range queries {
-			win := -1
-			winLen := -1
-			for i, r := range tool.Access.FS {
-				lp := r.LexicalPath
-				n := strings.Count(lp, "/") + 1
-				if lp == "" {
-					n = 0
-				}
-				if (lp == "" || q == lp || strings.HasPrefix(q, lp+"/")) && n >= winLen {
-					win, winLen = i, n
-				}
+		checkAgainstPolicy(t, tool, forms, prof, queries)
+	}
+}
+
+// checkAgainstPolicy asserts that for every query (a workspace-relative
+// path) and capability the profile allows exactly what the policy's
+// winning rule grants.
+func checkAgainstPolicy(t *testing.T, tool emit.Tool, forms []node, prof []byte, queries []string) {
+	t.Helper()
+	for _, q := range queries {
+		win := -1
+		winLen := -1
+		for i, r := range tool.Access.FS {
+			lp := r.LexicalPath
+			n := strings.Count(lp, "/") + 1
+			if lp == "" {
+				n = 0
 			}
-			abs := path.Join("/ws", q)
-			for _, c := range policy.Capabilities {
-				want := win >= 0 && tool.Access.FS[win].Grants(c)
-				if win >= 0 && tool.Grants[win].Kind == emit.KindFile && abs != tool.Grants[win].Abs {
-					// A file rule cannot cover paths beneath it; the
-					// profile's literal grants them nothing.
-					want = false
-				}
-				if got := allowed(forms, opFor[c], abs); got != want {
-					t.Fatalf("%s on %q: profile %v, policy %v (winner fs[%d])\n%s", c, q, got, want, win, prof)
-				}
+			if (lp == "" || q == lp || strings.HasPrefix(q, lp+"/")) && n >= winLen {
+				win, winLen = i, n
+			}
+		}
+		abs := path.Join(tool.Root, q)
+		for _, c := range policy.Capabilities {
+			want := win >= 0 && tool.Access.FS[win].Grants(c)
+			if win >= 0 && tool.Grants[win].Kind == emit.KindFile && abs != tool.Grants[win].Abs {
+				// A file rule cannot cover paths beneath it; the
+				// profile's literal grants them nothing.
+				want = false
+			}
+			if got := allowed(forms, opFor[c], abs); got != want {
+				t.Fatalf("%s on %q: profile %v, policy %v (winner fs[%d])\n%s", c, q, got, want, win, prof)
 			}
 		}
 	}
