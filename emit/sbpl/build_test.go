@@ -171,7 +171,7 @@ func FuzzBuild(f *testing.F) {
 				c = c2
 			}
 			abs := filepath.Join("/ws", lex)
-			if !strings.HasPrefix(abs, "/ws") || strings.ContainsRune(abs, 0) {
+			if !emit.Within(abs, "/ws") || strings.ContainsRune(abs, 0) {
 				return // not a workspace path; AbsRules rejects it (tested elsewhere)
 			}
 			r := policy.FsRule{LexicalPath: strings.TrimPrefix(strings.TrimPrefix(abs, "/ws"), "/")}
