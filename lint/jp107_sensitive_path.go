@@ -60,11 +60,9 @@ func checkSensitivePath(p *pass) {
 				p.st.reachAnchored(tf, sp.abs, func(w *boundRule, abs string) { hit(w, si, sp, p.st.show(abs)) })
 				continue
 			}
-			p.st.eachFile(tf, func(key, abs string) {
-				if sp.matchGlob(key, abs) {
-					hit(tf.winner(key), si, sp, key)
-				}
-			})
+			for _, key := range p.st.globMatches(tf, si) {
+				hit(tf.winner(key), si, sp, key)
+			}
 		}
 		sort.Slice(order, func(i, j int) bool {
 			if order[i][0] != order[j][0] {
@@ -122,20 +120,51 @@ func (st *state) reachAnchored(tf *toolFS, target string, f func(w *boundRule, a
 	}
 }
 
-// eachFile calls f with the workspace key and absolute path of every file
-// a tool's rules can reach: the workspace's own files, and the files of
-// each external mount the tool has.
-func (st *state) eachFile(tf *toolFS, f func(key, abs string)) {
-	ws := st.workspace()
-	for _, rel := range ws.files {
-		f(rel, filepath.Join(st.root, filepath.FromSlash(rel)))
-	}
+// globMatches returns the workspace keys of the files a tool's rules can
+// reach that match glob entry si: the workspace's own files, and those
+// of each external mount the tool has. Matching does not depend on the
+// tool, so it is done once per tree and entry and cached.
+func (st *state) globMatches(tf *toolFS, si int) []string {
+	out := st.treeMatches(st.root, "", si)
 	for _, b := range tf.rules {
-		if b.err != nil || !b.external {
-			continue
-		}
-		for _, rel := range st.tree(b.abs).files {
-			f(joinKey(b.key, rel), filepath.Join(b.abs, filepath.FromSlash(rel)))
+		if b.err == nil && b.external {
+			out = append(out, st.treeMatches(b.abs, b.key, si)...)
 		}
 	}
+	return out
+}
+
+// treeMatches lists the files of the tree at abs (seen in the workspace
+// at key) that match glob entry si, as workspace keys.
+func (st *state) treeMatches(abs, key string, si int) []string {
+	ck := matchKey{abs: abs, key: key, si: si}
+	if m, ok := st.matches[ck]; ok {
+		return m
+	}
+	ix := st.workspace()
+	if abs != st.root {
+		ix = st.tree(abs)
+	}
+	sp := st.sensitive[si]
+	var m []string
+	for _, rel := range ix.files {
+		k := joinKey(key, rel)
+		full := ""
+		if sp.absGlob {
+			full = filepath.Join(abs, filepath.FromSlash(rel))
+		}
+		if sp.matchGlob(k, full) {
+			m = append(m, k)
+		}
+	}
+	if st.matches == nil {
+		st.matches = map[matchKey][]string{}
+	}
+	st.matches[ck] = m
+	return m
+}
+
+type matchKey struct {
+	abs, key string
+	si       int
 }

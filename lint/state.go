@@ -74,6 +74,8 @@ type state struct {
 	tools []*toolFS // tools with at least one fs rule, by name
 	ws    *wsIndex  // lazily built index of the workspace's files
 	trees map[string]*wsIndex
+	// matches caches, per tree and glob entry, the matching files.
+	matches map[matchKey][]string
 	// sensitive is the built-in sensitive path list plus every
 	// `sensitive_paths` entry of the config.
 	sensitive []sensitivePath
