@@ -330,13 +330,12 @@ func (ld *loader) expand(file, pattern string, at diag.Position) []string {
 		}
 		return []string{p}
 	}
-	matches, err := doublestar.FilepathGlob(p, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	matches, err := glob(p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
 			Message: fmt.Sprintf("extends pattern %q: %v", pattern, err)})
 		return nil
 	}
-	sort.Strings(matches)
 	return matches
 }
 
@@ -381,4 +380,42 @@ func checkMerged(l *Loaded) diag.List {
 		}
 	}
 	return out
+}
+
+// maxGlobEntries bounds how many directory entries one extends pattern may
+// visit, so a stray "/**/*.toml" fails quickly instead of walking the disk.
+const maxGlobEntries = 200_000
+
+var errGlobTooBig = fmt.Errorf("the pattern visits more than %d directory entries", maxGlobEntries)
+
+// countingFS counts the directory entries a glob reads.
+type countingFS struct {
+	fs.FS
+	seen int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(c.FS, name)
+	c.seen += len(entries)
+	if c.seen > maxGlobEntries {
+		return nil, errGlobTooBig
+	}
+	return entries, err
+}
+
+// glob expands an absolute pattern (with ** support) to the files it
+// matches, in lexical order.
+func glob(pattern string) ([]string, error) {
+	base, rest := doublestar.SplitPattern(filepath.ToSlash(pattern))
+	fsys := &countingFS{FS: os.DirFS(filepath.FromSlash(base))}
+	matches, err := doublestar.Glob(fsys, rest, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(matches))
+	for i, m := range matches {
+		out[i] = filepath.Join(filepath.FromSlash(base), filepath.FromSlash(m))
+	}
+	sort.Strings(out)
+	return out, nil
 }

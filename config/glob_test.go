@@ -1,0 +1,37 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestGlob(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a/x.toml", "a/b/y.toml", "c/z.json", "top.toml"} {
+		write(t, filepath.Join(dir, f), "")
+	}
+	got, err := glob(filepath.Join(dir, "**", "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "a", "b", "y.toml"), filepath.Join(dir, "a", "x.toml"), filepath.Join(dir, "top.toml")}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+func TestGlobBounded(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "f.toml"), "")
+	c := &countingFS{FS: os.DirFS(dir), seen: maxGlobEntries}
+	if _, err := c.ReadDir("."); !errors.Is(err, errGlobTooBig) {
+		t.Fatalf("err = %v", err)
+	}
+}
