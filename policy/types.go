@@ -1,5 +1,7 @@
 package policy
 
+import "encoding/json"
+
 // AccessPolicy is the compiled grant set one tool receives. Its JSON form
 // deserialises as JP's jp_tool::AccessPolicy; Commands and Config are
 // jp-policy extensions that JP ignores.
@@ -150,4 +152,21 @@ type ConfigRule struct {
 	Write  ConfigWrite `json:"write"`
 	Delete bool        `json:"delete"`
 	Apply  string      `json:"apply"` // "ask" (default) or "unattended"
+}
+
+// MarshalJSON keeps the difference between "no commands table" (any
+// program; the key is left out) and an empty one (no program may run;
+// written as {}), which a plain omitempty would erase: a round trip must
+// never turn "nothing may run" into "anything may run".
+func (p AccessPolicy) MarshalJSON() ([]byte, error) {
+	type plain AccessPolicy // no methods, so no recursion
+	type wire struct {
+		plain
+		Commands *map[string]CommandRule `json:"commands,omitempty"`
+	}
+	w := wire{plain: plain(p)}
+	if p.Commands != nil {
+		w.Commands = &p.Commands
+	}
+	return json.Marshal(w)
 }
