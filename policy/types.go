@@ -1,6 +1,9 @@
 package policy
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // AccessPolicy is the compiled grant set one tool receives. Its JSON form
 // deserialises as JP's jp_tool::AccessPolicy; Commands and Config are
@@ -168,5 +171,13 @@ func (p AccessPolicy) MarshalJSON() ([]byte, error) {
 	if p.Commands != nil {
 		w.Commands = &p.Commands
 	}
-	return json.Marshal(w)
+	// Paths may hold & < >; keep them readable, as the rest of the
+	// artifact does.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
