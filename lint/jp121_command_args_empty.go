@@ -1,0 +1,41 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/jp-policy/jp-policy/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP121", Name: "command-args-empty", Severity: diag.Warning, Suppressible: true,
+		Title: "A command rule with `args = []` can never run",
+		Description: "`args` lists the argument prefixes a program may be run with (RFD 075); without `args` any arguments are allowed. " +
+			"An empty list allows no invocation at all, which is rarely what the author meant: to deny a program, leave it out of `access.commands` once the map is declared.",
+		Fix:   "List the allowed argument prefixes (`args = [[\"status\"], [\"log\", \"**\"]]`), remove `args` to allow any, or remove the program.",
+		check: checkCommandArgsEmpty,
+	})
+}
+
+func checkCommandArgsEmpty(p *pass) {
+	for _, t := range sortedTools(p.l) {
+		if t.Access == nil {
+			continue
+		}
+		progs := make([]string, 0, len(t.Access.Commands))
+		for k := range t.Access.Commands {
+			progs = append(progs, k)
+		}
+		sort.Strings(progs)
+		for _, prog := range progs {
+			c := t.Access.Commands[prog]
+			if c == nil || c.Args == nil || len(c.Args) > 0 {
+				continue
+			}
+			p.report(p.valueOf(c.Keys, "args", c.Pos),
+				fmt.Sprintf("command %q of tool %q has args = [], so it can never be run", prog, t.Name),
+				"list the allowed argument prefixes, remove args to allow any, or remove the program")
+		}
+	}
+}
