@@ -39,7 +39,7 @@ const bashEngine = `# bash completion for @PROG@                                
     tool)
         while IFS= read -r w; do
             [[ $w == "$1"* ]] && COMPREPLY+=("$w")
-        done < <("${COMP_WORDS[0]}" @LIST@ 2>/dev/null)
+        done < <("${COMP_WORDS[0]}" @LIST@ ${ws:+"--@WS@=$ws"} 2>/dev/null)
         ;;
     enum)
         @FN@__filter "$1" "${@FN@_enum[@]}"
@@ -51,9 +51,9 @@ const bashEngine = `# bash completion for @PROG@                                
     COMPREPLY=()
     local cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]}
     local -a toks=()
-    local i j n w last node='' pos=0 dd=0 pt=0 flag='' prefix=''
+    local i j n w last node='' pos=0 dd=0 pt=0 flag='' prefix='' ws=''
     # The table functions set these; keep them out of the user's shell.
-    local REPLY @FN@_kind @FN@_pt
+    local REPLY @FN@_kind @FN@_pt @FN@_fwd
     local -a @FN@_enum @FN@_words
 
     # Glue "--flag" "=" "value" back together: COMP_WORDBREAKS splits them.
@@ -77,8 +77,10 @@ const bashEngine = `# bash completion for @PROG@                                
                 dd=1
             elif [[ $w == *=* ]]; then
                 ((j == n - 1)) && [[ $w == *= && $cur != = ]] && flag=${w%=}
+                @FN@__flag "$node" "${w%%=*}" && ((@FN@_fwd)) && ws=${w#*=}
             elif @FN@__flag "$node" "$w"; then
                 ((j == n - 1)) && flag=$w
+                ((@FN@_fwd && j < n - 1)) && ws=${toks[j + 1]}
                 ((j++))
             fi
             continue
@@ -143,15 +145,20 @@ func writeShTables(b *bytes.Buffer, fn string, nodes []*node, describe bool) {
 	}
 
 	b.WriteString("\n# " + fn + "__flag NODE WORD: succeed when WORD is a flag of NODE that\n")
-	b.WriteString("# takes a value, setting " + fn + "_kind and " + fn + "_enum.\n")
-	b.WriteString(fn + "__flag() {\n    " + fn + "_kind=none\n    " + fn + "_enum=()\n    case $1 in\n")
+	b.WriteString("# takes a value, setting " + fn + "_kind and " + fn + "_enum; " + fn + "_fwd=1 for\n")
+	b.WriteString("# the flag whose value the tool lister gets.\n")
+	b.WriteString(fn + "__flag() {\n    " + fn + "_kind=none\n    " + fn + "_enum=()\n    " + fn + "_fwd=0\n    case $1 in\n")
 	for _, n := range nodes {
 		var arms []string
 		for _, f := range n.flags {
 			if f.Value == nil {
 				continue
 			}
-			arms = append(arms, fmt.Sprintf("        %s) %s ;;\n", strings.Join(f.spellings(), " | "), bashValue(fn, *f.Value)))
+			fwd := ""
+			if f.Name == WorkspaceFlag {
+				fwd = "; " + fn + "_fwd=1"
+			}
+			arms = append(arms, fmt.Sprintf("        %s) %s%s ;;\n", strings.Join(f.spellings(), " | "), bashValue(fn, *f.Value), fwd))
 		}
 		if len(arms) == 0 {
 			continue

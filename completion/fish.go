@@ -23,7 +23,9 @@ function @FN@_value
         case command
             complete -C "$cur"
         case tool
-            command $@FN@_prog @LIST@ 2>/dev/null
+            set -l ws
+            test -n "$@FN@_ws"; and set ws --@WS@=$@FN@_ws
+            command $@FN@_prog @LIST@ $ws 2>/dev/null
         case enum
             printf '%s\n' $argv[3..-1]
     end
@@ -32,6 +34,7 @@ end
 function @FN@_complete
     set -l toks (commandline -opc)
     set -g @FN@_prog $toks[1]
+    set -g @FN@_ws
     set -e toks[1]
     set -l cur (commandline -ct)
     set -l node ''
@@ -50,8 +53,12 @@ function @FN@_complete
         if test $dd = 0 -a $pt = 0; and string match -qr -- '^-.' $w
             if test "$w" = --
                 set dd 1
-            else if not string match -q -- '*=*' $w; and @FN@_flag $node $w >/dev/null
+            else if string match -q -- '*=*' $w
+                set -l kv (string split -m 1 = -- $w)
+                @FN@_fwd $node $kv[1]; and set -g @FN@_ws $kv[2]
+            else if @FN@_flag $node $w >/dev/null
                 test $j -eq $n; and set flag $w
+                @FN@_fwd $node $w; and test $j -lt $n; and set -g @FN@_ws $toks[(math $j + 1)]
                 set j (math $j + 1)
             end
             continue
@@ -120,6 +127,17 @@ func writeFish(b *bytes.Buffer, prog string, nodes []*node) {
 			continue
 		}
 		fmt.Fprintf(b, "        case %s\n            switch \"$argv[2]\"\n%s                case '*'\n                    return 1\n            end\n", fq(n.id), strings.Join(arms, ""))
+	}
+	b.WriteString("        case '*'\n            return 1\n    end\nend\n")
+
+	b.WriteString("\n# " + fn + "_fwd NODE WORD: succeed when WORD is the flag of NODE whose value\n# the tool lister gets.\n")
+	b.WriteString("function " + fn + "_fwd\n    switch \"$argv[1]\"\n")
+	for _, n := range nodes {
+		for _, f := range n.flags {
+			if f.Value != nil && f.Name == WorkspaceFlag {
+				fmt.Fprintf(b, "        case %s\n            contains -- \"$argv[2]\" %s\n", fq(n.id), strings.Join(f.spellings(), " "))
+			}
+		}
 	}
 	b.WriteString("        case '*'\n            return 1\n    end\nend\n")
 

@@ -32,6 +32,9 @@ var lineCases = []struct {
 	{"jpp check fs --tool ", []string{"alpha", "beta two"}},
 	{"jpp check fs -t b", []string{"beta two"}},
 	{"jpp check fs --tool=a", []string{"alpha"}},
+	{"jpp -w sub check fs --tool ", []string{"ws-sub"}},
+	{"jpp --workspace=sub check fs --tool=w", []string{"ws-sub"}},
+	{"jpp check --workspace sub fs -t w", []string{"ws-sub"}},
 	{"jpp --workspace ", []string{"sub"}},
 	{"jpp -w s", []string{"sub"}},
 	{"jpp --workspace=s", []string{"sub"}},
@@ -59,8 +62,14 @@ func shellEnv(t *testing.T) (dir string, env []string) {
 	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644))
 	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
 	must(t, os.WriteFile(filepath.Join(bin, "jpzz-cmd"), []byte("#!/bin/sh\n"), 0o755))
-	// The program itself, as far as the scripts' --tool completion goes.
-	jpp := "#!/bin/sh\n[ \"$*\" = \"" + ListToolsArgs + "\" ] && printf 'alpha\\nbeta two\\n'\n"
+	// The program itself, as far as the scripts' --tool completion goes:
+	// two tools, or one named after the --workspace passed on.
+	jpp := `#!/bin/sh
+case "$*" in
+"` + ListToolsArgs + `") printf 'alpha\nbeta two\n' ;;
+"` + ListToolsArgs + ` --` + WorkspaceFlag + `="*) printf 'ws-%s\n' "${3#*=}" ;;
+esac
+`
 	must(t, os.WriteFile(filepath.Join(bin, "jpp"), []byte(jpp), 0o755))
 	env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home)
 	return dir, env

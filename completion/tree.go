@@ -29,6 +29,11 @@ const (
 // to list tool names, one a line; the program must implement them.
 const ListToolsArgs = "completion --list-tools"
 
+// WorkspaceFlag is the long name of the flag whose value, typed earlier on
+// the line, the scripts pass on as --workspace=VALUE when listing tools,
+// so --tool offers the tools of that workspace.
+const WorkspaceFlag = "workspace"
+
 // Value is what a flag or positional argument takes.
 type Value struct {
 	Kind Kind

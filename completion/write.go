@@ -63,5 +63,5 @@ func sqAll(words []string, quote func(string) string) string {
 
 // expand fills the @FN@ and @PROG@ holes of a fixed script part.
 func expand(tmpl, fn, prog string) string {
-	return strings.NewReplacer("@FN@", fn, "@PROG@", prog, "@LIST@", ListToolsArgs).Replace(tmpl)
+	return strings.NewReplacer("@FN@", fn, "@PROG@", prog, "@LIST@", ListToolsArgs, "@WS@", WorkspaceFlag).Replace(tmpl)
 }

@@ -45,6 +45,7 @@ func TestZshRealCompletion(t *testing.T) {
 		{"jpp lint --format=sa", "jpp lint --format=sarif "},
 		{"jpp --no", "jpp --no-color "},
 		{"jpp check fs --tool al", "jpp check fs --tool alpha "},
+		{"jpp -w sub check fs --tool w", "jpp -w sub check fs --tool ws-sub "},
 		{"jpp mount s", "jpp mount sub/"},
 		{"jpp exec --tool x jpzz", "jpp exec --tool x jpzz-cmd "},
 	}

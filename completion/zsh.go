@@ -18,7 +18,7 @@ const zshEngine = `#compdef @PROG@
     file) _files ;;
     dir) _files -/ ;;
     command) _command_names -e ;;
-    tool) compadd -- ${(f)"$($words[1] @LIST@ 2>/dev/null)"} ;;
+    tool) compadd -- ${(f)"$($words[1] @LIST@ ${ws:+--@WS@=$ws} 2>/dev/null)"} ;;
     enum) compadd -- "${@FN@_enum[@]}" ;;
     *) return 1 ;;
     esac
@@ -30,10 +30,10 @@ const zshEngine = `#compdef @PROG@
 @FN@() {
     local -a toks
     toks=("${(@)words[2,CURRENT-1]}")
-    local cur=$PREFIX node='' w flag=''
+    local cur=$PREFIX node='' w flag='' ws=''
     integer j n=${#toks} pos=0 dd=0 pt=0 ret=1
     # The table functions set these.
-    local REPLY @FN@_kind @FN@_pt
+    local REPLY @FN@_kind @FN@_pt @FN@_fwd
     local -a @FN@_enum @FN@_words
 
     for ((j = 1; j <= n; j++)); do
@@ -41,8 +41,11 @@ const zshEngine = `#compdef @PROG@
         if ((!dd && !pt)) && [[ $w == -?* ]]; then
             if [[ $w == -- ]]; then
                 dd=1
-            elif [[ $w != *=* ]] && @FN@__flag "$node" "$w"; then
+            elif [[ $w == *=* ]]; then
+                @FN@__flag "$node" "${w%%=*}" && ((@FN@_fwd)) && ws=${(Q)w#*=}
+            elif @FN@__flag "$node" "$w"; then
                 ((j == n)) && flag=$w
+                ((@FN@_fwd && j < n)) && ws=${(Q)toks[j+1]}
                 ((j++))
             fi
             continue
