@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,20 +17,23 @@ import (
 // into it skips rule origins, warnings and enforcement tables, which the
 // exec path never looks at.
 type leanArtifact struct {
-	Format int              `json:"format"`
-	Root   string           `json:"root"`
-	Digest string           `json:"digest"`
-	Inputs []artifact.Input `json:"inputs"`
-	Tools  map[string]struct {
-		Enabled bool `json:"enabled"`
-		// Only the parts of the policy that are not in every platform's
-		// manifest: macOS and Windows take env and commands from here.
-		Access struct {
-			Env      []policy.EnvRule              `json:"env"`
-			Commands map[string]policy.CommandRule `json:"commands"`
-		} `json:"access"`
-		Manifests map[string]string `json:"manifests"`
-	} `json:"tools"`
+	Format int                 `json:"format"`
+	Root   string              `json:"root"`
+	Digest string              `json:"digest"`
+	Inputs []artifact.Input    `json:"inputs"`
+	Tools  map[string]leanTool `json:"tools"`
+}
+
+// leanTool is the part of one artifact tool the launcher needs.
+type leanTool struct {
+	Enabled bool `json:"enabled"`
+	// Only the parts of the policy that are not in every platform's
+	// manifest: macOS takes env and commands from here.
+	Access struct {
+		Env      []policy.EnvRule              `json:"env"`
+		Commands map[string]policy.CommandRule `json:"commands"`
+	} `json:"access"`
+	Manifests map[string]string `json:"manifests"`
 }
 
 // located is what the artifact says about one tool on one platform.
@@ -103,7 +105,8 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 		return nil, err
 	}
 	var a leanArtifact
-	if err := json.Unmarshal(b, &a); err != nil {
+	names, _, err := leanArtifactDecode(b, tool, &a)
+	if err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", artifactPath, err)
 	}
 	if a.Format != artifact.FormatVersion {
@@ -114,12 +117,8 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 	}
 	t, ok := a.Tools[tool]
 	if !ok {
-		known := make([]string, 0, len(a.Tools))
-		for name := range a.Tools {
-			known = append(known, name)
-		}
-		sort.Strings(known)
-		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: known}
+		sort.Strings(names)
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 	}
 	if !t.Enabled {
 		return nil, &ToolDisabledError{Tool: tool}
