@@ -45,8 +45,14 @@ func (c *LintCmd) Run(g *Globals) error {
 	if err != nil {
 		var list diag.List
 		if errors.As(err, &list) {
-			ropts.Color = useColor(g.Stderr)
-			_ = report.Text(g.Stderr, list, ropts)
+			// Machine formats still get a well-formed report on stdout, so a
+			// CI upload shows the syntax error; people read it on stderr.
+			if c.Format != "text" {
+				_ = render(g.Stdout, c.Format, list, ropts)
+			} else {
+				ropts.Color = useColor(g.Stderr)
+				_ = report.Text(g.Stderr, list, ropts)
+			}
 			return fail(exitUsage, nil)
 		}
 		return fail(exitUsage, err)
