@@ -36,15 +36,15 @@ type protectedDir struct {
 func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	var out []protectedDir
 	if d, err := config.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
-		out = append(out, protectedDir{abs: d, what: "JP's user config directory"})
+		out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user config directory")})
 	}
 	if l.Root != "" {
 		if d, err := config.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
-			out = append(out, protectedDir{abs: d, what: "JP's user storage for this workspace (approvals.json)"})
+			out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user storage for this workspace, which holds approvals.json")})
 		}
 	}
 	if opts.ApprovalsFile != "" {
-		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: "the approvals store"})
+		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpEscalation("the approvals store")})
 	}
 	for i := range out {
 		if c, err := filepath.EvalSymlinks(out[i].abs); err == nil {
@@ -62,8 +62,8 @@ type escalation struct {
 // workspacePoints are the workspace paths a tool must not write.
 func workspacePoints(l *config.Loaded) []escalation {
 	pts := []escalation{
-		{".jp", "JP's workspace config and compiled policy"},
-		{".jp.toml", "a JP config file"},
+		{".jp", jpEscalation("JP's workspace config and compiled policy")},
+		{".jp.toml", jpEscalation("a JP config file")},
 	}
 	seen := map[string]bool{".jp.toml": true}
 	for _, ly := range l.Layers {
@@ -72,13 +72,13 @@ func workspacePoints(l *config.Loaded) []escalation {
 		}
 		if rel, ok := relUnder(l.Root, ly.Path); ok && rel != "" && !seen[rel] {
 			seen[rel] = true
-			pts = append(pts, escalation{rel, "a JP config file"})
+			pts = append(pts, escalation{rel, jpEscalation("a JP config file")})
 		}
 	}
 	if fi, err := os.Stat(filepath.Join(l.Root, ".git")); err == nil && fi.IsDir() {
 		pts = append(pts,
-			escalation{".git/hooks", "git hooks, which run as you on the next git command"},
-			escalation{".git/config", "git config, which can run commands as you (hooksPath, aliases, filters)"})
+			escalation{".git/hooks", "git hooks, which run as you on your next git command"},
+			escalation{".git/config", "git config, which can make your next git command run programs as you (core.hooksPath, aliases, filters)"})
 	}
 	return pts
 }
@@ -146,8 +146,8 @@ func checkSelfEscalation(p *pass) {
 		for _, k := range keys {
 			h := hits[k]
 			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
-				fmt.Sprintf("tool %q can %s %s (%s) through fs rule %q, so it can change what it may do on its next run",
-					tf.tool.Name, writeCaps(h.rule), h.shown, k.what, h.rule.rule.Path),
+				fmt.Sprintf("tool %q can %s %s through fs rule %q: %s",
+					tf.tool.Name, writeCaps(h.rule), h.shown, h.rule.rule.Path, k.what),
 				"add a more specific rule for that path without create, update or delete")
 		}
 	}
@@ -176,4 +176,9 @@ func relUnderKey(dir, key string) (string, bool) {
 		return key[len(dir)+1:], true
 	}
 	return "", false
+}
+
+// jpEscalation words the consequence of writing one of JP's own files.
+func jpEscalation(what string) string {
+	return what + ", so it can rewrite its own access policy for its next run"
 }
