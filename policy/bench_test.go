@@ -30,12 +30,19 @@ func BenchmarkDecide1000(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	allowed := 0
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if _, ok := c.DecideFS(Update, keys[i%len(keys)]); ok {
 			allowed++
 		}
 	}
+	cpu := cpuTime() - cpu0
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+	// Wall time suffers when other processes share the cores; CPU time
+	// (which includes the GC's, here none) shows the engine's own rate.
+	if cpu > 0 {
+		b.ReportMetric(float64(b.N)/cpu.Seconds(), "decisions/cpu-s")
+	}
 	_ = allowed
 }
 
