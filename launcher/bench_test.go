@@ -1,7 +1,11 @@
 package launcher
 
 import (
+	"encoding/json"
+
 	"fmt"
+	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/emit"
 	"os"
 	"runtime"
 	"testing"
@@ -55,4 +59,51 @@ func BenchmarkFilterEnv(b *testing.B) {
 	for b.Loop() {
 		FilterEnv(environ, env, nil)
 	}
+}
+
+// bigArtifact is a policy.json shaped like JP's own workspace's: ~100
+// tools, each with its per-platform clause tables.
+func bigArtifact(b *testing.B) []byte {
+	tools := map[string]*artifact.Tool{}
+	for i := range 100 {
+		t := &artifact.Tool{Enabled: true, Manifests: map[string]string{"linux": fmt.Sprintf("landlock/t%d.json", i)},
+			Enforcement: map[string][]emit.Clause{}}
+		for _, p := range []string{"linux", "darwin", "windows"} {
+			for j := range 25 {
+				t.Enforcement[p] = append(t.Enforcement[p], emit.Clause{ID: fmt.Sprintf("fs[%d]", j),
+					What: "src/generated: read", Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
+			}
+		}
+		tools[fmt.Sprintf("tool_%d", i)] = t
+	}
+	js, err := json.Marshal(artifact.Policy{Format: artifact.FormatVersion, Root: "/ws", Digest: "d", Tools: tools})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return js
+}
+
+// BenchmarkArtifactRead compares the launcher's lean read of one tool
+// with encoding/json decoding the same fields from the whole file.
+func BenchmarkArtifactRead(b *testing.B) {
+	js := bigArtifact(b)
+	b.Logf("artifact: %d KB", len(js)/1024)
+	b.Run("lean", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for b.Loop() {
+			var a leanArtifact
+			if _, found, err := leanArtifactDecode(js, "tool_42", &a); err != nil || !found {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for b.Loop() {
+			var a leanArtifact
+			if err := json.Unmarshal(js, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -69,17 +69,17 @@ func (s *jsonScanner) str() ([]byte, error) {
 		return nil, fmt.Errorf("%w: expected a string at byte %d", errSyntax, s.i)
 	}
 	for s.i++; s.i < len(s.b); s.i++ {
-		// Fast path over the bulk of a string.
-		j := bytes.IndexAny(s.b[s.i:], "\"\\")
+		// Fast path over the bulk of a string: IndexByte is vectorised,
+		// a scan for either byte is not.
+		j := bytes.IndexByte(s.b[s.i:], '"')
 		if j < 0 {
 			break
 		}
-		s.i += j
-		if s.b[s.i] == '\\' {
-			s.i++ // the escaped byte cannot end the string
+		if k := bytes.IndexByte(s.b[s.i:s.i+j], '\\'); k >= 0 {
+			s.i += k + 1 // the escaped byte cannot end the string
 			continue
 		}
-		s.i++
+		s.i += j + 1
 		return s.b[start:s.i], nil
 	}
 	return nil, fmt.Errorf("%w: unterminated string", errSyntax)
