@@ -66,6 +66,9 @@ type Tool struct {
 	// Manifests maps a platform to its manifest path, relative to the
 	// artifact's directory.
 	Manifests map[string]string `json:"manifests"`
+	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
+	// so a launcher can tell a manifest changed after compile.
+	ManifestSHA256 map[string]string `json:"manifest_sha256"`
 }
 
 // Policy is the whole artifact.

@@ -147,8 +147,17 @@ func Compile(opts Options) (*Result, string, error) {
 	if out == "" {
 		out = defaultOutDir(res.Root)
 	}
+	dataDir, err := config.UserDataDir(opts.getenv)
+	if err != nil {
+		return res, out, fmt.Errorf("cannot pin the artifact: %w", err)
+	}
 	if err := writeDir(out, res.Files); err != nil {
 		return res, out, err
+	}
+	// The pin lives outside the workspace, where tools cannot write, so
+	// exec can tell this artifact from one a tool rewrote.
+	if err := artifact.WritePin(dataDir, out, res.Files[artifact.FileName]); err != nil {
+		return res, out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
 	return res, out, nil
 }

@@ -26,6 +26,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	at := p.Tools[name]
 	at.Enforcement = map[string][]emit.Clause{}
 	at.Manifests = map[string]string{}
+	at.ManifestSHA256 = map[string]string{}
 
 	profile, clauses, err := sbpl.Build(et)
 	if err != nil {
@@ -34,6 +35,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	rel := path.Join(artifact.DirSBPL, name+".sb")
 	files[rel] = profile
 	at.Manifests["darwin"] = rel
+	at.ManifestSHA256["darwin"] = artifact.SHA256Hex(profile)
 	at.Enforcement["darwin"] = nonNil(clauses)
 
 	lm, err := landlock.Build(et)
@@ -48,12 +50,14 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	rel = path.Join(artifact.DirLandlock, name+".json")
 	files[rel] = b
 	at.Manifests["linux"] = rel
+	at.ManifestSHA256["linux"] = artifact.SHA256Hex(b)
 	at.Enforcement["linux"] = nonNil(lm.Clauses)
 
 	wm, err := winjob.Build(et)
 	if err != nil {
 		return fmt.Errorf("winjob: %w", err)
 	}
+	wm.Digest = p.Digest
 	b, err = marshalJSON(wm)
 	if err != nil {
 		return err
@@ -61,6 +65,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	rel = path.Join(artifact.DirWinJob, name+".json")
 	files[rel] = b
 	at.Manifests["windows"] = rel
+	at.ManifestSHA256["windows"] = artifact.SHA256Hex(b)
 	at.Enforcement["windows"] = nonNil(wm.Clauses)
 	return nil
 }
