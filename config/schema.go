@@ -298,20 +298,13 @@ var (
 // knownKeys names the table at path and lists the keys it accepts, for
 // unknown-key messages and suggestions.
 func knownKeys(path []string) (string, []string) {
-	a := -1
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == "access" && i >= 3 && path[0] == "conversation" && path[1] == "tools" && i == 3 {
-			a = i
-			break
-		}
-	}
-	if a < 0 {
+	if len(path) < 4 || path[0] != "conversation" || path[1] != "tools" || path[3] != "access" {
 		if len(path) == 2 && path[0] == "extends" {
 			return "an extends entry", []string{"path", "strategy"}
 		}
 		return dotted(path), nil
 	}
-	rest := path[a+1:]
+	rest := path[4:]
 	switch {
 	case len(rest) == 0:
 		return "access", accessKeys
