@@ -29,6 +29,8 @@ type Options struct {
 	Now func() time.Time
 	// Generator is recorded in the artifact ("jp-policy 0.1.0").
 	Generator string
+
+	prepareOut bool // set by Compile: create OutDir before building
 }
 
 func (o *Options) getenv(key string) string {
@@ -74,6 +76,19 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	root := l.Root
+	if opts.prepareOut {
+		// The Landlock split lists the directories it splits, and the
+		// output directory sits inside the workspace: create it before
+		// building so the first compile and every later one see the same
+		// tree and write the same bytes.
+		out := opts.OutDir
+		if out == "" {
+			out = defaultOutDir(root)
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	store, apath, diags, err := openApprovals(&opts, root)
 	if err != nil {
 		return nil, err
@@ -139,6 +154,7 @@ func Build(opts Options) (*Result, error) {
 // Compile builds and writes the artifact; a failure leaves the previous
 // artifact untouched. It returns the directory written.
 func Compile(opts Options) (*Result, string, error) {
+	opts.prepareOut = true
 	res, err := Build(opts)
 	if err != nil {
 		return nil, "", err
