@@ -78,4 +78,3 @@ func toolKey(name string) string {
 	}
 	return "conversation.tools." + strconv.Quote(name)
 }
-

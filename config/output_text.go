@@ -208,4 +208,3 @@ func commandText(c CommandRule) string {
 	}
 	return inline(fs)
 }
-
