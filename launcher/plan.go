@@ -198,6 +198,11 @@ func Prepare(o *Options) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
+			// The compiler does not stamp job manifests yet; check the
+			// digest as soon as it does.
+			if j.Digest != "" && j.Digest != loc.Digest {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+			}
 			p.Job = j
 			envAllow, commands = landlock.Env(j.Env), j.Commands
 			fold = true
