@@ -1,0 +1,125 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/tomlpos"
+)
+
+type extendTarget struct {
+	path string
+	at   diag.Position
+}
+
+// extends resolves a file's `extends` entries relative to the file, in
+// the order written; glob matches come in lexical order.
+func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []extendTarget) {
+	n := root.Get("extends")
+	if n == nil || n.Kind != tomlpos.Array {
+		return nil, nil
+	}
+	for _, it := range n.Items {
+		var pattern string
+		strategy := "before"
+		at := it.Pos
+		switch it.Kind {
+		case tomlpos.String:
+			pattern = it.Str
+		case tomlpos.Table:
+			p := it.Get("path")
+			if p == nil || p.Kind != tomlpos.String {
+				continue // the schema reports it
+			}
+			pattern, at = p.Str, p.Pos
+			if s := it.Get("strategy"); s != nil && s.Kind == tomlpos.String {
+				if s.Str != "before" && s.Str != "after" {
+					continue
+				}
+				strategy = s.Str
+			}
+		default:
+			continue
+		}
+		if pattern == "" {
+			continue
+		}
+		var targets []extendTarget
+		for _, p := range ld.expand(file, pattern, at) {
+			targets = append(targets, extendTarget{path: p, at: at})
+		}
+		if strategy == "after" {
+			after = append(after, targets...)
+		} else {
+			before = append(before, targets...)
+		}
+	}
+	return before, after
+}
+
+func (ld *loader) expand(file, pattern string, at diag.Position) []string {
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(file), p)
+	}
+	if !strings.ContainsAny(pattern, "*?[{") {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
+				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
+			return nil
+		}
+		return []string{p}
+	}
+	matches, err := glob(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
+			Message: fmt.Sprintf("extends pattern %q: %v", pattern, err)})
+		return nil
+	}
+	return matches
+}
+
+// maxGlobEntries bounds how many directory entries one extends pattern may
+// visit, so a stray "/**/*.toml" fails quickly instead of walking the disk.
+const maxGlobEntries = 200_000
+
+var errGlobTooBig = fmt.Errorf("the pattern visits more than %d directory entries", maxGlobEntries)
+
+// countingFS counts the directory entries a glob reads.
+type countingFS struct {
+	fs.FS
+	seen int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(c.FS, name)
+	c.seen += len(entries)
+	if c.seen > maxGlobEntries {
+		return nil, errGlobTooBig
+	}
+	return entries, err
+}
+
+// glob expands an absolute pattern (with ** support) to the files it
+// matches, in lexical order.
+func glob(pattern string) ([]string, error) {
+	base, rest := doublestar.SplitPattern(filepath.ToSlash(pattern))
+	fsys := &countingFS{FS: os.DirFS(filepath.FromSlash(base))}
+	matches, err := doublestar.Glob(fsys, rest, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(matches))
+	for i, m := range matches {
+		out[i] = filepath.Join(filepath.FromSlash(base), filepath.FromSlash(m))
+	}
+	sort.Strings(out)
+	return out, nil
+}
