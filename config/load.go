@@ -144,6 +144,10 @@ func dirsDown(root, cwd string) []string {
 	return dirs
 }
 
+// maxFileSize bounds a config file: JP's own workspace config is a few
+// hundred KiB, and a stray multi-gigabyte file must not exhaust memory.
+const maxFileSize = 32 << 20
+
 type loader struct {
 	l       *Loaded
 	m       *merger
@@ -222,6 +226,9 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		parse = tomlpos.ParseJSON
 	default:
 		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxFileSize {
+		return fatal(diag.Position{File: path}, "", "config file is larger than %d MiB; refusing to read it", maxFileSize>>20)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
