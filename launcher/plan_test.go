@@ -30,7 +30,7 @@ func testManifest() *landlock.Manifest {
 			{ID: "fs[0]", What: "read", Status: emit.Enforced, MinABI: 2},
 			{ID: "fs[1]", What: "update", Status: emit.Enforced, MinABI: 3},
 			{ID: "net", What: "tcp", Status: emit.Enforced, MinABI: 4},
-			{ID: "net[0]", What: "host", Status: emit.Degraded, MinABI: 4, How: "port only"},
+			{ID: "net[0]", What: "host", Status: emit.Degraded, MinABI: 4, How: "port only; host checked cooperatively"},
 			{ID: "scope.signal", What: "signals", Status: emit.Enforced, MinABI: 6},
 			{ID: "env", What: "env", Status: emit.Enforced},
 		},
@@ -289,7 +289,7 @@ func TestDryRunReport(t *testing.T) {
 		"tool t on linux (kernel Landlock ABI 3, policy needs 6)",
 		"enforced    fs[1]",
 		"degraded    net                        tcp (kernel Landlock ABI 3 < 4)",
-		"degraded    net[0]                     host (kernel Landlock ABI 3 < 4; port only)",
+		"degraded    net[0]                     host (kernel Landlock ABI 3 < 4; port only; host checked cooperatively)",
 		"enforced    env ",
 		"env: PATH\n",
 		"would refuse: refusing to run",
@@ -297,6 +297,17 @@ func TestDryRunReport(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry run lacks %q:\n%s", want, out)
 		}
+	}
+	// The manifest's net[0] already says hosts are cooperative; a manifest
+	// that does not gets the launcher's own line.
+	if strings.Contains(out, "net.host") {
+		t.Errorf("net.host added although net[0] says it:\n%s", out)
+	}
+	p.Manifest.Clauses[3].How = "port only"
+	b.Reset()
+	must(t, WriteDryRun(&b, p, nil))
+	if !strings.Contains(b.String(), "cooperative net.host") {
+		t.Errorf("no cooperative net.host line for a manifest that does not say it:\n%s", b.String())
 	}
 	b.Reset()
 	WarnDegraded(&b, p)

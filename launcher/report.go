@@ -51,7 +51,7 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need))
 			}
 		}
-		if p.Manifest.Net.Restrict && !hasCooperativeNet(p.Manifest.Clauses) {
+		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {
 			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
 		}
 		if len(p.Manifest.Masks) > 0 {
@@ -97,11 +97,12 @@ func writeClause(b *strings.Builder, status, id, what, how string) {
 	b.WriteString("\n")
 }
 
-// hasCooperativeNet reports whether the manifest already says which net
-// parts are cooperative-only.
+// hasCooperativeNet reports whether the manifest's net rule clauses
+// already say that hosts and paths are left to the tool's own check; the
+// report adds that line itself when a manifest does not.
 func hasCooperativeNet(cs []emit.Clause) bool {
 	for _, c := range cs {
-		if strings.HasPrefix(c.ID, "net") && c.Status == emit.Cooperative && strings.Contains(c.How+c.What, "host") {
+		if strings.HasPrefix(c.ID, "net[") && strings.Contains(c.How, "cooperativ") {
 			return true
 		}
 	}
