@@ -11,9 +11,9 @@ func TestCommandsRoundTrip(t *testing.T) {
 		in   AccessPolicy
 		want string
 	}{
-		{"absent", AccessPolicy{}, `{"fs":null,"net":null,"env":null}`},
-		{"empty", AccessPolicy{Commands: map[string]CommandRule{}}, `{"fs":null,"net":null,"env":null,"commands":{}}`},
-		{"one", AccessPolicy{Commands: map[string]CommandRule{"cargo": {}}}, `{"fs":null,"net":null,"env":null,"commands":{"cargo":{"args":null,"envs":null}}}`},
+		{"absent", AccessPolicy{}, `{"fs":[],"net":[],"env":[]}`},
+		{"empty", AccessPolicy{Commands: map[string]CommandRule{}}, `{"fs":[],"net":[],"env":[],"commands":{}}`},
+		{"one", AccessPolicy{Commands: map[string]CommandRule{"cargo": {}}}, `{"fs":[],"net":[],"env":[],"commands":{"cargo":{"args":null,"envs":null}}}`},
 	} {
 		b, err := json.Marshal(tc.in)
 		if err != nil {

@@ -394,3 +394,18 @@ func TestParseAccess(t *testing.T) {
 		t.Errorf("want *PolicyError for env, got %v", err)
 	}
 }
+
+func TestAccessPolicyJSONNoNullLists(t *testing.T) {
+	b, err := json.Marshal(AccessPolicy{})
+	if err != nil || string(b) != `{"fs":[],"net":[],"env":[]}` {
+		t.Errorf("AccessPolicy{} = %s, %v", b, err)
+	}
+	b, err = json.Marshal(&AccessPolicy{Commands: map[string]CommandRule{"ls": {}}})
+	if err != nil || string(b) != `{"fs":[],"net":[],"env":[],"commands":{"ls":{"args":null,"envs":null}}}` {
+		t.Errorf("pointer form = %s, %v", b, err)
+	}
+	var p *AccessPolicy
+	if b, _ := json.Marshal(p); string(b) != "null" {
+		t.Errorf("nil policy = %s", b)
+	}
+}

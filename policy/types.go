@@ -157,7 +157,8 @@ type ConfigRule struct {
 	Apply  string      `json:"apply"` // "ask" (default) or "unattended"
 }
 
-// MarshalJSON keeps the difference between "no commands table" (any
+// MarshalJSON writes nil fs, net and env lists as [] (JP rejects null),
+// and keeps the difference between "no commands table" (any
 // program; the key is left out) and an empty one (no program may run;
 // written as {}), which a plain omitempty would erase: a round trip must
 // never turn "nothing may run" into "anything may run".
@@ -168,6 +169,17 @@ func (p AccessPolicy) MarshalJSON() ([]byte, error) {
 		Commands *map[string]CommandRule `json:"commands,omitempty"`
 	}
 	w := wire{plain: plain(p)}
+	// JP deserialises fs/net/env with serde's `default`, which accepts a
+	// missing key or a list but rejects null; write nil lists as [].
+	if w.FS == nil {
+		w.FS = []FsRule{}
+	}
+	if w.Net == nil {
+		w.Net = []NetRule{}
+	}
+	if w.Env == nil {
+		w.Env = []EnvRule{}
+	}
 	if p.Commands != nil {
 		w.Commands = &p.Commands
 	}
