@@ -14,7 +14,8 @@ import (
 // EnvPrefix starts every variable of the env layer.
 const EnvPrefix = "JP_CFG_"
 
-// The env layer reads variables of the form
+// The env layer reads JP's own single-underscore form (env_native.go) and
+// variables of the form
 //
 //	JP_CFG_CONVERSATION__TOOLS__<TOOL>__<KEY>[__<SUBKEY>...]=<value>
 //
@@ -58,29 +59,28 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		if value == "" {
 			continue
 		}
-		segs := strings.Split(strings.TrimPrefix(name, EnvPrefix), "__")
-		for i := range segs {
-			segs[i] = strings.ToLower(segs[i])
-		}
-		if len(segs) < 4 || segs[0] != "conversation" || segs[1] != "tools" || segs[2] == "" {
-			continue
-		}
-		tool, key := segs[2], segs[3:]
-		v, err := envValue(name, value, key)
+		tool, key, v, err := envEntry(name, value)
 		if err != nil {
 			return err
 		}
+		if key == nil {
+			continue // not under conversation.tools: not jp-policy's business
+		}
 		if v == nil {
-			if key[0] == "access" {
-				ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
-					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(key, "."))})
+			if key[0] != "access" {
+				continue // JP keys jp-policy does not model, such as style
 			}
+			ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
+				Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(key, "."))})
 			continue
 		}
 		full := append([]string{"conversation", "tools", tool}, key...)
 		t := root
 		for _, seg := range full[:len(full)-1] {
 			next := t.Get(seg)
+			if next != nil && next.Kind != tomlpos.Table {
+				next = nil // only reachable through a conflicting variable; the later one wins
+			}
 			if next == nil {
 				next = tomlpos.NewTable(envPos(name, 1))
 				next.KeyPos = envPos(name, 1)
@@ -100,6 +100,25 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	ld.emitValidation(root)
 	ld.m.apply(root)
 	return nil
+}
+
+// envEntry reads one variable in either supported form. key is nil when
+// the variable is not under conversation.tools; v is nil when the key is
+// not one jp-policy supports.
+func envEntry(name, value string) (tool string, key []string, v *tomlpos.Node, err error) {
+	rest := strings.TrimPrefix(name, EnvPrefix)
+	if strings.Contains(rest, "__") {
+		segs := strings.Split(rest, "__")
+		for i := range segs {
+			segs[i] = strings.ToLower(segs[i])
+		}
+		if len(segs) < 4 || segs[0] != "conversation" || segs[1] != "tools" || segs[2] == "" {
+			return "", nil, nil, nil
+		}
+		v, err = envValue(name, value, segs[3:])
+		return segs[2], segs[3:], v, err
+	}
+	return nativeEntry(name, value)
 }
 
 func compactStrings(s []string) []string {
