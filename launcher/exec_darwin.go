@@ -16,13 +16,13 @@ func KernelABI() int { return 0 }
 // Exec replaces the launcher with sandbox-exec running the planned
 // command under the tool's SBPL profile. It returns only on failure.
 func Exec(p *Plan) error {
-	if p.Profile == "" {
+	if p.Profile == "" && p.ProfileText == "" {
 		return fmt.Errorf("tool %q has no macOS profile; run `jp-policy compile`", p.Tool)
 	}
 	if err := setCloexecAbove2(); err != nil {
 		return err
 	}
-	argv := SandboxExecArgv(p.Profile, p.Path, p.Argv)
+	argv := SandboxExecArgv(p)
 	if err := unix.Exec(argv[0], argv, p.Env); err != nil {
 		return fmt.Errorf("exec %s: %w", argv[0], err)
 	}

@@ -62,8 +62,10 @@ type Plan struct {
 	// Degraded lists the clauses this kernel cannot enforce in full.
 	Degraded []Degradation
 
-	// Profile is the macOS SBPL profile path.
-	Profile string
+	// Profile is the macOS SBPL profile path; ProfileText, when set, is
+	// an in-process profile (--default) passed inline instead.
+	Profile     string
+	ProfileText string
 	// Job is the Windows job-object manifest.
 	Job *winjob.Manifest
 }
@@ -151,8 +153,8 @@ func Prepare(o *Options) (*Plan, error) {
 	if len(o.Argv) == 0 {
 		return nil, &UsageError{Msg: "no command given; put it after --"}
 	}
-	if o.Tool == "" && o.Manifest == nil {
-		return nil, &UsageError{Msg: "--tool is required"}
+	if o.Tool == "" && o.Manifest == nil && !o.Default {
+		return nil, &UsageError{Msg: "--tool is required (or --default)"}
 	}
 	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI}
 	var (
@@ -160,13 +162,19 @@ func Prepare(o *Options) (*Plan, error) {
 		commands map[string]policy.CommandRule
 		fold     bool // Windows variable names compare case-insensitively
 	)
-	if o.Manifest != nil {
+	switch {
+	case o.Manifest != nil:
 		p.Manifest = o.Manifest
 		if p.Tool == "" {
 			p.Tool = o.Manifest.Tool
 		}
 		envAllow, commands = o.Manifest.Env, o.Manifest.Commands
-	} else {
+	case o.Default:
+		var err error
+		if envAllow, commands, fold, err = prepareDefault(o, p); err != nil {
+			return nil, err
+		}
+	default:
 		ap, err := o.ArtifactPath()
 		if err != nil {
 			return nil, err

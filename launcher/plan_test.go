@@ -315,3 +315,38 @@ func TestDryRunReport(t *testing.T) {
 		t.Errorf("--best-effort warning is %d lines, want 1: %q", n, b.String())
 	}
 }
+
+// --default builds each platform's sandbox in-process from RFD 075's
+// default policy, with the workspace as the single grant.
+func TestPrepareDefault(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a POSIX sh on PATH")
+	}
+	ws := t.TempDir()
+	root, err := filepath.EvalSymlinks(ws)
+	must(t, err)
+	environ := []string{"PATH=" + os.Getenv("PATH"), "SECRET=x"}
+	for _, platform := range []string{"linux", "darwin", "windows"} {
+		p, err := Prepare(&Options{Default: true, Workspace: ws, Argv: []string{"sh"}, Environ: environ, Platform: platform, ABI: 7})
+		if err != nil {
+			t.Fatalf("%s: %v", platform, err)
+		}
+		if p.Tool != "default" || len(p.Env) != 1 || !strings.HasPrefix(p.Env[0], "PATH=") {
+			t.Errorf("%s: tool %q env %q", platform, p.Tool, p.Env)
+		}
+		switch platform {
+		case "linux":
+			if p.Manifest == nil || p.Manifest.Root != root || !p.Manifest.Net.Restrict {
+				t.Errorf("linux manifest %+v", p.Manifest)
+			}
+		case "darwin":
+			if !strings.Contains(p.ProfileText, "(deny default)") || !strings.Contains(p.ProfileText, root) {
+				t.Errorf("darwin profile does not confine to %s:\n%s", root, p.ProfileText)
+			}
+		case "windows":
+			if p.Job == nil || !p.Job.Limits.KillOnJobClose {
+				t.Errorf("windows job %+v", p.Job)
+			}
+		}
+	}
+}

@@ -13,10 +13,17 @@ import (
 )
 
 func TestSandboxExecArgv(t *testing.T) {
-	got := SandboxExecArgv("/ws/.jp/policy/sbpl/t.sb", "/usr/bin/git", []string{"git", "status", "--", "-x", ""})
+	p := &Plan{Profile: "/ws/.jp/policy/sbpl/t.sb", Path: "/usr/bin/git", Argv: []string{"git", "status", "--", "-x", ""}}
+	got := SandboxExecArgv(p)
 	want := []string{"/usr/bin/sandbox-exec", "-f", "/ws/.jp/policy/sbpl/t.sb", "--", "/usr/bin/git", "status", "--", "-x", ""}
 	if !slices.Equal(got, want) {
 		t.Errorf("SandboxExecArgv\n got %q\nwant %q", got, want)
+	}
+	p.ProfileText = "(version 1)"
+	got = SandboxExecArgv(p)
+	want = []string{"/usr/bin/sandbox-exec", "-p", "(version 1)", "--", "/usr/bin/git", "status", "--", "-x", ""}
+	if !slices.Equal(got, want) {
+		t.Errorf("inline profile\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -60,7 +60,10 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
 	}
-	if p.Profile != "" {
+	switch {
+	case p.ProfileText != "":
+		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
+	case p.Profile != "":
 		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
 	}
 	if p.Job != nil {

@@ -3,7 +3,6 @@ package launcher
 import (
 	"errors"
 	"io"
-	"path/filepath"
 )
 
 // Run is `jp-policy exec`: it prepares the plan and, unless DryRun, execs
@@ -13,22 +12,6 @@ import (
 func Run(o *Options, stdout, stderr io.Writer) error {
 	if o.Platform == "linux" {
 		o.ABI = KernelABI()
-	}
-	if o.Default && o.Manifest == nil {
-		ws := o.Workspace
-		if ws == "" {
-			ws = "."
-		}
-		root, err := filepath.Abs(ws)
-		if err != nil {
-			return err
-		}
-		if root, err = filepath.EvalSymlinks(root); err != nil {
-			return err
-		}
-		if o.Manifest, err = DefaultManifest(root, o.Tool); err != nil {
-			return err
-		}
 	}
 	p, err := Prepare(o)
 	if o.DryRun {
