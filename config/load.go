@@ -144,6 +144,10 @@ func dirsDown(root, cwd string) []string {
 	return dirs
 }
 
+// maxExtendsDepth bounds extends chains, as JP does, so a generated chain
+// of distinct files cannot recurse without end.
+const maxExtendsDepth = 64
+
 // maxFileSize bounds a config file: JP's own workspace config is a few
 // hundred KiB, and a stray multi-gigabyte file must not exhaust memory.
 const maxFileSize = 32 << 20
@@ -217,6 +221,9 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	if i := slices.Index(stack, canon); i >= 0 {
 		chain := append(slices.Clone(stack[i:]), canon)
 		return fatal(at, RuleCycle, "extends cycle: %s", strings.Join(chain, " -> "))
+	}
+	if len(stack) >= maxExtendsDepth {
+		return fatal(at, RuleCycle, "extends nested deeper than %d files: %s", maxExtendsDepth, strings.Join(append(slices.Clone(stack), canon), " -> "))
 	}
 	var parse func(string, []byte) (*tomlpos.Node, error)
 	switch strings.ToLower(filepath.Ext(path)) {

@@ -77,6 +77,19 @@ commands.git = { args = [["status"]] }
 	}
 }
 
+func TestExtendsDepth(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	write(t, filepath.Join(ws, ".jp", "config.toml"), `extends = ["d0.toml"]`)
+	for i := range maxExtendsDepth + 1 {
+		write(t, filepath.Join(ws, ".jp", fmt.Sprintf("d%d.toml", i)), fmt.Sprintf("extends = [\"d%d.toml\"]", i+1))
+	}
+	_, err := Load(opts)
+	var list diag.List
+	if !errors.As(err, &list) || list[0].Rule != RuleCycle || !strings.Contains(list[0].Message, "deeper than") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestLoadFatal(t *testing.T) {
 	tests := []struct {
 		name, file, content, rule string
