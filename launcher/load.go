@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/policy"
@@ -43,53 +42,6 @@ type located struct {
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
-}
-
-// ToolNotFoundError says the artifact has no such tool.
-type ToolNotFoundError struct {
-	Tool     string
-	Artifact string
-	Known    []string
-}
-
-func (e *ToolNotFoundError) Error() string {
-	known := "none"
-	if len(e.Known) > 0 {
-		known = strings.Join(e.Known, ", ")
-	}
-	return fmt.Sprintf("tool %q is not in %s (compiled tools: %s); check the name, or run `jp-policy compile` if it was added since", e.Tool, e.Artifact, known)
-}
-
-// ToolDisabledError refuses a tool the config disables.
-type ToolDisabledError struct{ Tool string }
-
-func (e *ToolDisabledError) Error() string {
-	return fmt.Sprintf("tool %q is disabled in the config; refusing to run it", e.Tool)
-}
-
-// NoManifestError says the artifact has no manifest for this platform.
-type NoManifestError struct{ Tool, Platform string }
-
-func (e *NoManifestError) Error() string {
-	return fmt.Sprintf("tool %q has no %s manifest in the artifact; run `jp-policy compile`", e.Tool, e.Platform)
-}
-
-// MissingArtifactError says no compiled policy exists where expected.
-type MissingArtifactError struct{ Path string }
-
-func (e *MissingArtifactError) Error() string {
-	return fmt.Sprintf("no compiled policy at %s; run `jp-policy compile` (or pass --default to run under the default policy)", e.Path)
-}
-
-// MismatchError says a manifest does not belong to the artifact that
-// points at it (a half-written or hand-mixed output directory).
-type MismatchError struct {
-	Manifest string
-	What     string
-}
-
-func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%s: %s; run `jp-policy compile`", e.Manifest, e.What)
 }
 
 // resolveManifest reads the artifact at artifactPath, checks that it is

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/emit"
@@ -80,34 +79,6 @@ type Degradation struct {
 func (d Degradation) String() string {
 	return fmt.Sprintf("%s (%s) needs Landlock ABI %d", d.Clause.ID, d.Clause.What, d.Need)
 }
-
-// UnenforceableError refuses to run because the kernel cannot enforce
-// some clauses and --best-effort was not given.
-type UnenforceableError struct {
-	ABI      int
-	Degraded []Degradation
-}
-
-func (e *UnenforceableError) Error() string {
-	parts := make([]string, len(e.Degraded))
-	for i, d := range e.Degraded {
-		parts[i] = d.String()
-	}
-	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d and cannot enforce %s; upgrade the kernel, or pass --best-effort to run with these clauses degraded",
-		e.ABI, strings.Join(parts, "; "))
-}
-
-// ABITooLowError refuses a kernel below --require-abi.
-type ABITooLowError struct{ Have, Want int }
-
-func (e *ABITooLowError) Error() string {
-	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d, --require-abi asks for %d", e.Have, e.Want)
-}
-
-// UsageError is a mistake in the invocation itself.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
 
 // FindWorkspace returns the nearest ancestor of dir (or dir) that holds a
 // .jp directory, or dir itself when none does.
