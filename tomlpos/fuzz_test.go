@@ -1,6 +1,8 @@
 package tomlpos
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -53,6 +55,26 @@ func FuzzTOMLAgreesWithDecoder(f *testing.F) {
 		theirs := toml.Unmarshal(data, &v)
 		if (mine == nil) != (theirs == nil) {
 			t.Fatalf("disagree on %q: ParseTOML: %v; go-toml: %v", data, mine, theirs)
+		}
+	})
+}
+
+// FuzzJSONAgreesWithDecoder checks that ParseJSON only accepts what
+// encoding/json accepts as an object, and rejects an object that
+// encoding/json accepts only for a duplicate key.
+func FuzzJSONAgreesWithDecoder(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2.5, -3e2, true, null, {"b": "\u00e9"}]}`, `{"a": 1, "a": 2}`, `{"a": 1,}`, `[]`, `{} {}`, `{"a": 1e400}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, mine := ParseJSON("f", data)
+		var v map[string]any
+		theirs := json.Unmarshal(data, &v)
+		switch {
+		case mine == nil && theirs != nil:
+			t.Fatalf("ParseJSON accepted what encoding/json rejects: %q: %v", data, theirs)
+		case mine != nil && theirs == nil && !strings.Contains(mine.Error(), "twice") && !strings.Contains(mine.Error(), "out of range"):
+			t.Fatalf("ParseJSON rejected a valid object: %q: %v", data, mine)
 		}
 	})
 }
