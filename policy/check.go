@@ -22,7 +22,7 @@ func (c *Checker) CheckFS(cp Capability, input string) Decision {
 		return Decision{Err: &InputError{Resource: "fs", Input: input, Msg: "unknown capability"}, Asked: "unknown capability on fs " + strconv.Quote(input)}
 	}
 	asked := cp.String() + " on fs " + strconv.Quote(input)
-	r, err := resolveLexicalInput(c.root, input)
+	r, err := Canonicalize(c.root, input)
 	if err != nil {
 		return Decision{Err: err, Asked: asked}
 	}
@@ -62,14 +62,6 @@ func (c *Checker) CheckFS(cp Capability, input string) Decision {
 	}
 	d.Err = de
 	return d
-}
-
-func resolveLexicalInput(root, input string) (Resolved, error) {
-	lex, err := LexicalRel(input)
-	if err != nil {
-		return Resolved{}, err
-	}
-	return resolveLexical(root, lex, input)
 }
 
 // externalContains reports whether rule idx is an approved external rule
