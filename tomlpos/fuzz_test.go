@@ -46,7 +46,9 @@ func FuzzParse(f *testing.F) {
 // config that JP would reject, nor the reverse.
 func FuzzTOMLAgreesWithDecoder(f *testing.F) {
 	for _, s := range []string{sample, "a.b = 1\n[a]\n", "[a.b]\n[a]\nb.c = 1\n", "a = {b = 1}\na.c = 2\n",
-		"[[a]]\n[a.b]\n[[a]]\n[a.b]\n", "x = 1979-13-27\n", "x = 012\n", "[a]\nb.c = 1\n[a.b.d]\n", "a = [1]\n[[a]]\n"} {
+		"[[a]]\n[a.b]\n[[a]]\n[a.b]\n", "x = 1979-13-27\n", "x = 012\n", "[a]\nb.c = 1\n[a.b.d]\n", "a = [1]\n[[a]]\n",
+		"[[a]]\nb.c = 1\n[[a]]\nb.c = 2\n", "a.b.c = 1\na.b.d = 2\n", "[a.b]\nc = 1\n[a]\nb.d = 2\n", "x = {a.b = 1}\n[x.a]\n",
+		"[a]\nb = {}\n[a.b.c]\n", "a = [{b = 1}]\n[[a]]\n", "[a]\n[a.b]\n[a]\n", "a = 1979-05-27T07:32:00Z\nb = 07:32:00\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
