@@ -1,10 +1,17 @@
 // Package config owns JP's layered tool configuration as jp-policy reads
-// it: finding the layers in JP's order, following `extends`, honouring
-// `inherit = false`, merging `conversation.tools` with JP's MergeableVec
-// semantics, and remembering for every merged value the file, line and
-// column it came from. It also validates each layer and the merged result
-// against the embedded JSON Schema.
+// it: finding the layers in JP's order (global, workspace, .jp.toml files,
+// user-workspace, JP_CFG_ variables, --cfg files), following `extends`,
+// honouring `inherit = false`, merging `conversation.tools` with JP's
+// MergeableVec semantics, and remembering for every merged value the file,
+// line and column it came from. It also validates each layer and the
+// merged result against the embedded JSON Schema and renders the merged
+// config for `jp-policy config`.
 //
 // Only `conversation.tools` is modelled; every other key of JP's config is
 // read (so positions and syntax errors are right) and left untouched.
+//
+// Files: paths.go (directories, workspace root and id), load.go (layer
+// order, files), extends.go, env.go and env_native.go (JP_CFG_ forms),
+// decode.go and merge.go / mergevec.go (the model), schema.go and
+// fastcheck.go (validation), output*.go (the config command's output).
 package config
