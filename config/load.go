@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/tomlpos"
@@ -195,7 +197,12 @@ func (ld *loader) flush() {
 // staleness candidates, and `inherit = false` earlier on skips them.
 func (ld *loader) discovered(kind LayerKind, path string) error {
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		// A config file we cannot even look at may hold narrowing rules:
+		// fail closed rather than treat it as absent.
+		return fatal(diag.Position{File: path}, "", "cannot read config file: %v", err)
+	case err != nil || fi.IsDir():
 		ld.l.Candidates = append(ld.l.Candidates, path)
 		return nil
 	}

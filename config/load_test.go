@@ -185,3 +185,25 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// TestUnreadableLayerFailsClosed: a layer that exists but cannot be
+// inspected must stop loading, not be skipped as absent.
+func TestUnreadableLayerFailsClosed(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	ws, _ := testWorkspace(t)
+	sub := filepath.Join(ws, "locked")
+	write(t, filepath.Join(sub, ".jp.toml"), "x = 1\n")
+	if err := os.Chmod(sub, 0o000); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
+	ld := &loader{l: &Loaded{Files: map[string][]byte{}}, inherit: true}
+	ld.m = newMerger(ld.l)
+	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"))
+	var list diag.List
+	if !errors.As(err, &list) {
+		t.Fatalf("err = %v", err)
+	}
+}
