@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"time"
+
+	"github.com/jp-policy/jp-policy/atomicfile"
 )
 
 // CorruptError is returned by Save when the store was loaded from a
@@ -42,7 +43,10 @@ func (s *Store) Save(force bool) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(s.path, data); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(s.path, data, 0o600); err != nil {
 		return fmt.Errorf("approvals store: %w", err)
 	}
 	s.corrupt, s.corruptReason = false, ""
@@ -106,55 +110,4 @@ func (s *Store) Marshal() ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
-}
-
-// writeAtomic replaces path with data so a reader sees either the old or
-// the new file, never a torn one.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".approvals-*.json.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	syncDir(dir)
-	return nil
-}
-
-// syncDir makes the rename durable where the platform allows it; failure
-// only weakens durability, never correctness, so it is not reported.
-func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
-		return
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

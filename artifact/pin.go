@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/atomicfile"
 )
 
 // Why pins: the artifact usually lives inside the workspace, and a tool
@@ -62,23 +64,7 @@ func WritePin(dataDir, dir string, policyJSON []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pin-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(SHA256Hex(policyJSON) + "\n"); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, []byte(SHA256Hex(policyJSON)+"\n"), 0o600)
 }
 
 // CheckPin verifies policy.json (the bytes read from dir) against its pin.

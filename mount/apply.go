@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/atomicfile"
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -158,7 +159,7 @@ func appendRules(p *Plan, file string, u *undo) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return &Error{Kind: KindIO, Err: err, Message: err.Error()}
 	}
-	if err := writeAtomic(file, out, snap.perm); err != nil {
+	if err := atomicfile.Write(file, out, snap.perm); err != nil {
 		return &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot write %s: %v", file, err)}
 	}
 	u.push(snap.restore)

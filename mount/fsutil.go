@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/atomicfile"
 )
 
 // snapshot is a file's content before a change, so the change can be
@@ -52,7 +54,7 @@ func (s snapshot) restore() error {
 		}
 		return nil
 	}
-	return writeAtomic(s.path, s.data, s.perm)
+	return atomicfile.Write(s.path, s.data, s.perm)
 }
 
 // realPath follows a symlinked config file to the file it names, so a
@@ -81,41 +83,6 @@ func checkWritable(s snapshot) error {
 		return err
 	}
 	return f.Close()
-}
-
-// writeAtomic replaces path with data via a temp file in the same
-// directory, fsync and rename.
-func writeAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	done = true
-	return nil
 }
 
 // mkdirs creates dir and any missing parents, returning the directories

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/approvals"
+	"github.com/jp-policy/jp-policy/atomicfile"
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -93,7 +94,7 @@ func Unmount(name string, env Env, files Files) (res UnmountResult, err error) {
 		if err := checkWritable(snap); err != nil {
 			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot remove the mount rules: %v", err)}
 		}
-		if err := writeAtomic(cfgPath, RemoveBlocks(snap.data, remove), snap.perm); err != nil {
+		if err := atomicfile.Write(cfgPath, RemoveBlocks(snap.data, remove), snap.perm); err != nil {
 			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot write %s: %v", cfgPath, err)}
 		}
 		u.push(snap.restore)
