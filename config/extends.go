@@ -70,7 +70,11 @@ func (ld *loader) expand(file, pattern string, at diag.Position) []string {
 		p = filepath.Join(filepath.Dir(file), p)
 	}
 	if !strings.ContainsAny(pattern, "*?[{") {
-		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+		fi, err := os.Stat(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return []string{p} // reading it reports why, and stops loading
+		}
+		if err != nil || fi.IsDir() {
 			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
 				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
 			return nil
