@@ -254,18 +254,5 @@ func envClause(rs []policy.EnvRule) emit.Clause {
 }
 
 func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
-	if cmds == nil {
-		return emit.Clause{ID: "commands", What: "any program may run", Status: emit.Enforced}
-	}
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	what := "programs the tool may start: none"
-	if len(names) > 0 {
-		what = "programs the tool may start: " + strings.Join(names, ", ")
-	}
-	return emit.Clause{ID: "commands", What: what, Status: emit.Degraded,
-		How: "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively"}
+	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
 }

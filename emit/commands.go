@@ -1,0 +1,27 @@
+package emit
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// CommandsClause describes a policy's `commands` table. how says what the
+// platform leaves to the tool's own check when a table is present, which
+// is the only part that differs between platforms.
+func CommandsClause(cmds map[string]policy.CommandRule, how string) Clause {
+	if cmds == nil {
+		return Clause{ID: "commands", What: "any program may run", Status: Enforced}
+	}
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	what := "programs the tool may start: none"
+	if len(names) > 0 {
+		what = "programs the tool may start: " + strings.Join(names, ", ")
+	}
+	return Clause{ID: "commands", What: what, Status: Degraded, How: how}
+}
