@@ -87,9 +87,18 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
 			return err
 		}
-	} else if idErr := (*InvalidIDError)(nil); errors.As(err, &idErr) {
-		ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
-			Message: idErr.Error() + "; the user-workspace config layer is skipped"})
+	} else {
+		var idErr *InvalidIDError
+		var noHome *NoHomeError
+		switch {
+		case errors.As(err, &idErr):
+			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
+				Message: idErr.Error() + "; the user-workspace config layer is skipped"})
+		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
+			// No .jp/.id (JP has not run here yet) or no home: no layer.
+		default:
+			return fatal(diag.Position{File: filepath.Join(root, ".jp", ".id")}, "", "cannot locate the user-workspace config: %v", err)
+		}
 	}
 	if err := ld.envLayer(opts.Environ, getenv); err != nil {
 		return err
