@@ -12,7 +12,6 @@ import (
 	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/lint"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // MountPrompt is what the user is shown before an external target is
@@ -174,12 +173,5 @@ func dropWarning(rp string, u *externalUse, prev, reason string) diag.Diagnostic
 // policy package's own accessors so `write` expands exactly as it will be
 // enforced.
 func capsOf(r config.FsRule) []string {
-	w := wireFs(r, "")
-	var caps []string
-	for _, c := range policy.Capabilities {
-		if w.Grants(c) {
-			caps = append(caps, c.String())
-		}
-	}
-	return caps
+	return wireFs(r, "").GrantedNames()
 }

@@ -157,12 +157,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 }
 
 func capList(r policy.FsRule) string {
-	var caps []string
-	for _, c := range policy.Capabilities {
-		if r.Grants(c) {
-			caps = append(caps, c.String())
-		}
-	}
+	caps := r.GrantedNames()
 	if len(caps) == 0 {
 		return "nothing (denied)"
 	}

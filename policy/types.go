@@ -111,6 +111,18 @@ func (r FsRule) Grants(c Capability) bool {
 	return false
 }
 
+// GrantedNames lists the capabilities the rule grants, by name, in
+// declaration order; nil when it grants nothing.
+func (r FsRule) GrantedNames() []string {
+	var out []string
+	for _, c := range Capabilities {
+		if r.Grants(c) {
+			out = append(out, c.String())
+		}
+	}
+	return out
+}
+
 // NetRule is RFD 076's network grant. Host is stored IDNA-normalised
 // (ASCII, lower case) in a compiled policy.
 type NetRule struct {
