@@ -65,11 +65,10 @@ func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []exte
 }
 
 func (ld *loader) expand(file, pattern string, at diag.Position) []string {
-	p := filepath.FromSlash(pattern)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(file), p)
-	}
-	if !strings.ContainsAny(pattern, "*?[{") {
+	// Like JP (a RelativePath joined to the declaring file's directory),
+	// every entry is relative, even one that starts with a separator.
+	p := filepath.Join(filepath.Dir(file), filepath.FromSlash(pattern))
+	if !strings.ContainsAny(pattern, "*?[") {
 		fi, err := os.Stat(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return []string{p} // reading it reports why, and stops loading
@@ -114,7 +113,10 @@ func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // glob expands an absolute pattern (with ** support) to the files it
 // matches, in lexical order.
 func glob(pattern string) ([]string, error) {
-	base, rest := doublestar.SplitPattern(filepath.ToSlash(pattern))
+	// JP's glob syntax has no {a,b} alternation: braces are literal.
+	slashed := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(filepath.ToSlash(pattern))
+	base, rest := doublestar.SplitPattern(slashed)
+	base = strings.NewReplacer(`\{`, "{", `\}`, "}").Replace(base)
 	fsys := &countingFS{FS: os.DirFS(filepath.FromSlash(base))}
 	matches, err := doublestar.Glob(fsys, rest, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
 	if err != nil {

@@ -35,3 +35,14 @@ func TestGlobBounded(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestGlobBracesLiteral: JP's glob has no {a,b} alternation.
+func TestGlobBracesLiteral(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "x{1,2}.toml"), "")
+	write(t, filepath.Join(dir, "x1.toml"), "")
+	got, err := glob(filepath.Join(dir, "x{1,2}*"))
+	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "x{1,2}.toml" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}

@@ -202,24 +202,39 @@ func (ld *loader) flush() {
 	ld.slots = nil
 }
 
-// discovered loads a layer found by convention: absent files become
-// staleness candidates, and `inherit = false` earlier on skips them.
+// jpExtensions are the extensions JP tries, in order, when a conventional
+// config file (config.toml, .jp.toml) is absent. jp-policy reads TOML and
+// JSON; finding one of the others is an error rather than a silently
+// missing layer.
+var jpExtensions = []string{".toml", ".json", ".json5", ".yaml", ".yml"}
+
+// discovered loads a layer found by convention: like JP, when path
+// (a .toml file) is absent the same name with another extension is
+// tried. Absent files become staleness candidates, and `inherit = false`
+// earlier on skips them.
 func (ld *loader) discovered(kind LayerKind, path string) error {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-		// A config file we cannot even look at may hold narrowing rules:
-		// fail closed rather than treat it as absent.
-		return fatal(diag.Position{File: path}, "", "cannot read config file: %v", err)
-	case err != nil || fi.IsDir():
-		ld.l.Candidates = append(ld.l.Candidates, path)
-		return nil
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	for _, ext := range jpExtensions {
+		p := base + ext
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			// A config file we cannot even look at may hold narrowing
+			// rules: fail closed rather than treat it as absent.
+			return fatal(diag.Position{File: p}, "", "cannot read config file: %v", err)
+		case err != nil || fi.IsDir():
+			continue
+		}
+		if !ld.inherit {
+			ld.l.Skipped = append(ld.l.Skipped, p)
+			return nil
+		}
+		return ld.file(kind, p, "", diag.Position{File: p}, nil)
 	}
-	if !ld.inherit {
-		ld.l.Skipped = append(ld.l.Skipped, path)
-		return nil
+	for _, ext := range jpExtensions {
+		ld.l.Candidates = append(ld.l.Candidates, base+ext)
 	}
-	return ld.file(kind, path, "", diag.Position{File: path}, nil)
+	return nil
 }
 
 func fatal(pos diag.Position, rule, format string, args ...any) error {

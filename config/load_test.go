@@ -67,8 +67,13 @@ commands.git = { args = [["status"]] }
 	if c := a.Commands["git"]; c == nil || len(c.Args) != 1 || c.Args[0][0] != "status" || c.Envs != nil {
 		t.Errorf("commands %+v", a.Commands)
 	}
-	wantCand := []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config.toml"), filepath.Join(ws, ".jp.toml"),
-		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config.toml")}
+	var wantCand []string
+	for _, base := range []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config"), filepath.Join(ws, ".jp"),
+		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")} {
+		for _, ext := range jpExtensions {
+			wantCand = append(wantCand, base+ext)
+		}
+	}
 	if strings.Join(l.Candidates, "\n") != strings.Join(wantCand, "\n") {
 		t.Errorf("candidates:\n%s\nwant:\n%s", strings.Join(l.Candidates, "\n"), strings.Join(wantCand, "\n"))
 	}
@@ -87,6 +92,23 @@ func TestExtendsDepth(t *testing.T) {
 	var list diag.List
 	if !errors.As(err, &list) || list[0].Rule != RuleCycle || !strings.Contains(list[0].Message, "deeper than") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestExtensionFallback: like JP, config.json is read when config.toml is
+// absent, and a format jp-policy cannot read is an error, not a gap.
+func TestExtensionFallback(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	write(t, filepath.Join(ws, ".jp", "config.json"), `{"conversation": {"tools": {"t": {"source": "local"}}}}`)
+	l, err := Load(opts)
+	if err != nil || l.Tools["t"] == nil || l.Layers[0].Path != filepath.Join(ws, ".jp", "config.json") {
+		t.Fatalf("json fallback: %v %+v", err, l)
+	}
+	write(t, filepath.Join(ws, ".jp.yaml"), "a: 1\n")
+	_, err = Load(opts)
+	var list diag.List
+	if !errors.As(err, &list) || list[0].Rule != RuleExtension {
+		t.Fatalf("yaml: %v", err)
 	}
 }
 
