@@ -84,6 +84,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		}
 	}
 	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
+		ld.userDir = dir
 		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
 			return err
 		}
@@ -167,8 +168,10 @@ type loader struct {
 	l       *Loaded
 	m       *merger
 	inherit bool
-	// loadPaths is the latest config_load_paths, for --cfg NAME.
+	// loadPaths is the latest config_load_paths, for --cfg NAME, which is
+	// also looked up under userDir, the user-workspace directory.
 	loadPaths []string
+	userDir   string
 	// slots hold the findings in layer order; schema validation of a
 	// layer runs in the background while the next one is parsed.
 	slots []func() diag.List
@@ -207,6 +210,14 @@ func (ld *loader) flush() {
 // JSON; finding one of the others is an error rather than a silently
 // missing layer.
 var jpExtensions = []string{".toml", ".json", ".json5", ".yaml", ".yml"}
+
+func withExtensions(base string) []string {
+	out := make([]string, len(jpExtensions))
+	for i, ext := range jpExtensions {
+		out[i] = base + ext
+	}
+	return out
+}
 
 // discovered loads a layer found by convention: like JP, when path
 // (a .toml file) is absent the same name with another extension is
@@ -322,11 +333,19 @@ func (ld *loader) resolveCfg(arg, cwd string) (string, error) {
 		return p, nil
 	}
 	if !filepath.IsAbs(arg) {
+		// JP resolves config_load_paths against the workspace root and
+		// the user-workspace directory.
+		roots := []string{ld.l.Root}
+		if ld.userDir != "" {
+			roots = append(roots, ld.userDir)
+		}
 		for _, lp := range ld.loadPaths {
-			base := filepath.Join(ld.l.Root, filepath.FromSlash(lp), filepath.FromSlash(arg))
-			for _, cand := range []string{base, base + ".toml", base + ".json"} {
-				if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
-					return cand, nil
+			for _, r := range roots {
+				base := filepath.Join(r, filepath.FromSlash(lp), filepath.FromSlash(arg))
+				for _, cand := range append([]string{base}, withExtensions(base)...) {
+					if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
+						return cand, nil
+					}
 				}
 			}
 		}

@@ -229,3 +229,26 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestCfgLoadPaths: --cfg NAME is found through config_load_paths under
+// the workspace root first, then under the user-workspace directory.
+func TestCfgLoadPaths(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	write(t, filepath.Join(ws, ".jp", "config.toml"), `config_load_paths = ["personas"]`)
+	user := filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid")
+	write(t, filepath.Join(user, "personas", "mine.toml"), `conversation.tools.t.source = "local"`)
+	write(t, filepath.Join(ws, "personas", "both.json"), `{"conversation": {"tools": {"w": {"source": "local"}}}}`)
+	write(t, filepath.Join(user, "personas", "both.toml"), `conversation.tools.u.source = "local"`)
+	opts.Cfg = []string{"mine", "both"}
+	l, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Tools["t"] == nil || l.Tools["w"] == nil || l.Tools["u"] != nil {
+		t.Fatalf("tools %v", l.Tools)
+	}
+	opts.Cfg = []string{"nope"}
+	if _, err := Load(opts); err == nil {
+		t.Fatal("missing --cfg must be fatal")
+	}
+}
