@@ -2,8 +2,9 @@
 // manifest (refusing a stale artifact), decides the child's environment
 // and whether the command is allowed, works out which policy clauses this
 // kernel can enforce, and then replaces itself with the command under the
-// platform sandbox — Landlock + no_new_privs on Linux, sandbox-exec on
-// macOS, a job object on Windows.
+// platform sandbox — Landlock + no_new_privs on Linux (plus exact masks
+// of narrowed paths in a private mount namespace when privileged),
+// sandbox-exec on macOS, a job object on Windows.
 //
 // Everything up to the final exec is pure and platform-neutral (Prepare,
 // Plan, the dry-run report, the argv/attribute builders for macOS and

@@ -24,13 +24,26 @@ func Exec(p *Plan) error {
 	if err := setCloexecAbove2(); err != nil {
 		return err
 	}
-	rs, err := buildRuleset(p.Manifest, p.ABI)
-	if err != nil {
-		return err
-	}
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
 	// thread must not go back to the scheduler's pool.
+
+	// Masks go into this thread's mount namespace before the ruleset is
+	// built, so MaskedFS is opened where the masks are. Only when every
+	// mask is in place does MaskedFS replace the split.
+	fs := p.Manifest.FS
+	if p.Manifest.MaskedFS != nil {
+		// Any failure (a vanished path, no privilege) leaves the split,
+		// which never grants more than the policy; masks already mounted
+		// only hide more.
+		if ok, _ := applyMasks(p.Manifest.Masks); ok {
+			fs = p.Manifest.MaskedFS
+		}
+	}
+	rs, err := buildRuleset(p.Manifest, fs, p.ABI)
+	if err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		if rs != nil {
 			rs.close()

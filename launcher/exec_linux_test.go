@@ -132,7 +132,7 @@ func TestBuildRulesetMasksByKind(t *testing.T) {
 		{Path: file, Access: []string{landlock.ReadFile, landlock.RemoveFile, landlock.Truncate}, Clause: "fs[1]"},
 		{Path: filepath.Join(dir, "gone"), Access: []string{landlock.ReadFile}, Clause: "fs[2]", Optional: true},
 	}}
-	rs, err := buildRuleset(m, 1)
+	rs, err := buildRuleset(m, m.FS, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,82 @@ func TestBuildRulesetMasksByKind(t *testing.T) {
 		t.Errorf("file rule %#x: directory rights and truncate (ABI 3) must go", rs.paths[1].allowed)
 	}
 	m.FS[2].Optional = false
-	if _, err := buildRuleset(m, 7); err == nil || !strings.Contains(err.Error(), "fs[2]") {
+	if _, err := buildRuleset(m, m.FS, 7); err == nil || !strings.Contains(err.Error(), "fs[2]") {
 		t.Errorf("a missing required path must be refused, got %v", err)
+	}
+}
+
+// TestMasks: with the privilege to create a mount namespace, a narrowed
+// path is hidden exactly and its ancestors keep their full rights (a new
+// file directly in the workspace is writable, which the split alone
+// cannot allow), while the caller's namespace is untouched.
+func TestMasks(t *testing.T) {
+	if KernelABI() < 6 || !canMask() {
+		t.Skip("needs Landlock ABI 6 and CAP_SYS_ADMIN")
+	}
+	ws := t.TempDir()
+	env := filepath.Join(ws, ".env")
+	must(t, os.WriteFile(env, []byte("SECRET=1\n"), 0o644))
+	must(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
+	rw := []string{landlock.ReadFile, landlock.ReadDir, landlock.WriteFile, landlock.Truncate, landlock.MakeReg,
+		landlock.MakeDir, landlock.RemoveFile, landlock.RemoveDir, landlock.Refer}
+	m := &landlock.Manifest{
+		Version: landlock.FormatVersion,
+		// The split: nothing on ws itself that could reach .env.
+		FS: []landlock.PathRule{
+			{Path: ws, Access: []string{landlock.ReadDir}, Clause: "fs[0]"},
+			{Path: filepath.Join(ws, "sub"), Access: rw, Clause: "fs[0]", Optional: true},
+		},
+		Masks:    []string{env},
+		MaskedFS: []landlock.PathRule{{Path: ws, Access: rw, Clause: "fs[0]"}},
+		Baseline: []landlock.PathRule{
+			{Path: "/usr", Access: []string{landlock.ReadFile, landlock.ReadDir, landlock.Execute}, Clause: "baseline.runtime"},
+			{Path: "/etc/ld.so.cache", Access: []string{landlock.ReadFile}, Clause: "baseline.loader", Optional: true},
+			{Path: "/dev/null", Access: []string{landlock.ReadFile, landlock.WriteFile}, Clause: "baseline.dev"},
+		},
+		Net:   landlock.Net{Restrict: true},
+		Scope: []string{"signal"},
+	}
+	tests := []struct {
+		name    string
+		script  string
+		wantOK  bool
+		wantOut string
+	}{
+		{"new file directly in the workspace", `echo new > "$1/new.txt" && cat "$1/new.txt"`, true, "new"},
+		{"delete beside the mask", `rm "$1/new.txt"`, true, ""},
+		{"read the masked file", `cat "$1/.env"`, false, "Permission denied"},
+		{"write the masked file", `echo x >> "$1/.env"`, false, ""},
+		{"delete the masked file", `rm -f "$1/.env"`, false, "busy"},
+		{"rename the masked file", `mv "$1/.env" "$1/sub/"`, false, "busy"},
+		{"take the mask off", `umount "$1/.env"`, false, "Permission denied"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := runSandboxed(t, m, "sh", "-c", tt.script, "sh", ws)
+			if strings.Contains(out, "helper:") {
+				t.Fatalf("the launcher failed:\n%s", out)
+			}
+			if (err == nil) != tt.wantOK || !strings.Contains(out, tt.wantOut) {
+				t.Fatalf("err %v, output:\n%s\nwant ok=%v and %q", err, out, tt.wantOK, tt.wantOut)
+			}
+		})
+	}
+	// A mask that cannot be applied (its path vanished) leaves the split:
+	// the run goes ahead, .env stays out of reach, the workspace root
+	// stays closed to new files.
+	m.Masks = append(m.Masks, filepath.Join(ws, "gone"))
+	out, err := runSandboxed(t, m, "sh", "-c", `cat "$1/.env"; echo x > "$1/new2.txt"`, "sh", ws)
+	if err == nil || strings.Contains(out, "SECRET") || !strings.Contains(out, "new2.txt: Permission denied") {
+		t.Fatalf("fallback to the split: err %v, output:\n%s", err, out)
+	}
+
+	b, err := os.ReadFile(env)
+	if err != nil || string(b) != "SECRET=1\n" {
+		t.Fatalf(".env changed or hidden outside the sandbox: %q, %v", b, err)
+	}
+	mi, _ := os.ReadFile("/proc/self/mountinfo")
+	if strings.Contains(string(mi), env) {
+		t.Fatal("a mask leaked into the caller's mount namespace")
 	}
 }

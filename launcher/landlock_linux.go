@@ -75,13 +75,14 @@ func (e *PathError) Error() string {
 
 func (e *PathError) Unwrap() error { return e.Err }
 
-// buildRuleset resolves m for a kernel with the given ABI. Rights the
+// buildRuleset resolves m, with fs as its policy grants (m.FS, or
+// m.MaskedFS under masks), for a kernel with the given ABI. Rights the
 // kernel does not know are dropped (the caller has already refused, or
 // been told --best-effort). Baseline paths may be system symlinks (/bin
 // on merged-/usr systems) and are followed; policy paths are canonical at
 // compile time, so a symlink in them now means the tree changed under the
 // artifact and is refused rather than followed.
-func buildRuleset(m *landlock.Manifest, abi int) (*ruleset, error) {
+func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*ruleset, error) {
 	rs := &ruleset{attr: rulesetAttr{handledFS: fsRightsFor(abi)}}
 	if rs.attr.handledFS == 0 {
 		return nil, nil // no Landlock: the caller only gets here with --best-effort
@@ -124,7 +125,7 @@ func buildRuleset(m *landlock.Manifest, abi int) (*ruleset, error) {
 			return nil, err
 		}
 	}
-	for _, r := range m.FS {
+	for _, r := range fs {
 		if err := add(r, false); err != nil {
 			rs.close()
 			return nil, err

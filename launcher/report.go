@@ -54,8 +54,13 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {
 			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
 		}
-		if len(p.Manifest.Masks) > 0 {
-			writeClause(&b, string(emit.Enforced), "masks", "narrowed paths "+strings.Join(p.Manifest.Masks, ", "), "by the split grants; this launcher does not mount masks")
+		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
+			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
+			if canMask() {
+				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
+			} else {
+				writeClause(&b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
+			}
 		}
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
