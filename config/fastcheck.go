@@ -6,17 +6,19 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/tomlpos"
 )
 
-// fastValid proves a value valid against the embedded schema without the
-// cost of the full validator, which builds error trees for every object
-// and dominates loading time on large configs. It interprets the schema
-// document itself, so there is still one source of truth, and answers
-// true only when every keyword involved is one it implements; anything
-// else (an unknown keyword, a float where an integer is wanted) is "not
+// fastChecker proves a document valid against the embedded schema without
+// the cost of the full validator, which builds error trees for every
+// object and dominates loading time on large configs. It reads the tree
+// directly (no conversion to plain values), interprets the schema document
+// itself, so there is still one source of truth, and answers true only
+// when every keyword involved is one it implements; anything else (an
+// unknown keyword, a float where an integer is wanted, a NaN) is "not
 // proven", and the full validator then runs and reports the findings.
-// FuzzFastCheck checks that fastValid never accepts what the validator
-// rejects.
+// FuzzFastCheck checks that it never accepts what the validator rejects.
 type fastChecker struct {
 	root     map[string]any
 	patterns sync.Map // string -> *regexp.Regexp
@@ -25,7 +27,7 @@ type fastChecker struct {
 // annotations carry no constraint.
 var annotations = map[string]bool{"$schema": true, "$id": true, "$defs": true, "title": true, "description": true}
 
-func (c *fastChecker) valid(s map[string]any, v any) bool {
+func (c *fastChecker) valid(s map[string]any, v *tomlpos.Node) bool {
 	for kw, arg := range s {
 		if annotations[kw] {
 			continue
@@ -37,7 +39,7 @@ func (c *fastChecker) valid(s map[string]any, v any) bool {
 	return true
 }
 
-func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
+func (c *fastChecker) keyword(s map[string]any, kw string, arg any, v *tomlpos.Node) bool {
 	switch kw {
 	case "$ref":
 		ref, _ := arg.(string)
@@ -56,13 +58,12 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 		}
 		return false
 	case "properties":
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != tomlpos.Table {
 			return true
 		}
 		props, _ := arg.(map[string]any)
 		for k, sub := range props {
-			if val, present := obj[k]; present {
+			if val, present := v.Fields[k]; present {
 				if sm, ok := sub.(map[string]any); !ok || !c.valid(sm, val) {
 					return false
 				}
@@ -70,12 +71,11 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 		}
 		return true
 	case "additionalProperties":
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != tomlpos.Table {
 			return true
 		}
 		props, _ := s["properties"].(map[string]any)
-		for k, val := range obj {
+		for k, val := range v.Fields {
 			if _, known := props[k]; known {
 				continue
 			}
@@ -94,29 +94,27 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 		}
 		return true
 	case "items":
-		arr, ok := v.([]any)
-		if !ok {
+		if v.Kind != tomlpos.Array {
 			return true
 		}
 		sub, ok := arg.(map[string]any)
 		if !ok {
 			return false
 		}
-		for _, it := range arr {
+		for _, it := range v.Items {
 			if !c.valid(sub, it) {
 				return false
 			}
 		}
 		return true
 	case "required":
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if v.Kind != tomlpos.Table {
 			return true
 		}
 		names, _ := arg.([]any)
 		for _, n := range names {
 			name, _ := n.(string)
-			if _, present := obj[name]; !present {
+			if _, present := v.Fields[name]; !present {
 				return false
 			}
 		}
@@ -126,11 +124,11 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 		for _, o := range opts {
 			switch ov := o.(type) {
 			case string:
-				if sv, ok := v.(string); ok && sv == ov {
+				if v.Kind == tomlpos.String && v.Str == ov {
 					return true
 				}
 			case bool:
-				if bv, ok := v.(bool); ok && bv == ov {
+				if v.Kind == tomlpos.Bool && v.Bool == ov {
 					return true
 				}
 			}
@@ -142,11 +140,14 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 			return false
 		}
 		var x float64
-		switch n := v.(type) {
-		case int64:
-			x = float64(n)
-		case float64:
-			x = n
+		switch v.Kind {
+		case tomlpos.Integer:
+			x = float64(v.Int)
+		case tomlpos.Float:
+			if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+				return false
+			}
+			x = v.Float
 		default:
 			return true
 		}
@@ -159,16 +160,14 @@ func (c *fastChecker) keyword(s map[string]any, kw string, arg, v any) bool {
 		if !ok {
 			return false
 		}
-		str, isStr := v.(string)
-		return !isStr || float64(utf8.RuneCountInString(str)) >= n
+		return v.Kind != tomlpos.String || float64(utf8.RuneCountInString(v.Str)) >= n
 	case "pattern":
-		str, isStr := v.(string)
-		if !isStr {
+		if v.Kind != tomlpos.String {
 			return true
 		}
 		p, _ := arg.(string)
 		re, err := c.pattern(p)
-		return err == nil && re.MatchString(str)
+		return err == nil && re.MatchString(v.Str)
 	}
 	return false // not a keyword this checker knows: not proven
 }
@@ -195,32 +194,24 @@ func (c *fastChecker) pattern(p string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func hasType(t string, v any) bool {
+func hasType(t string, v *tomlpos.Node) bool {
 	switch t {
 	case "object":
-		_, ok := v.(map[string]any)
-		return ok
+		return v.Kind == tomlpos.Table
 	case "array":
-		_, ok := v.([]any)
-		return ok
+		return v.Kind == tomlpos.Array
 	case "string":
-		_, ok := v.(string)
-		return ok
+		// A date keeps its text but is no JSON string the validator
+		// would see as one; leave it to the full validator.
+		return v.Kind == tomlpos.String
 	case "boolean":
-		_, ok := v.(bool)
-		return ok
+		return v.Kind == tomlpos.Bool
 	case "null":
-		return v == nil
+		return v.Kind == tomlpos.Null
 	case "integer":
-		_, ok := v.(int64)
-		return ok
+		return v.Kind == tomlpos.Integer
 	case "number":
-		switch n := v.(type) {
-		case int64:
-			return true
-		case float64:
-			return !math.IsNaN(n) && !math.IsInf(n, 0)
-		}
+		return v.Kind == tomlpos.Integer || v.Kind == tomlpos.Float && !math.IsNaN(v.Float) && !math.IsInf(v.Float, 0)
 	}
 	return false
 }

@@ -33,8 +33,8 @@ func TestFastCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := ownedValue(root)
-		full := compiled.Validate(v) == nil
+		v := ownedTree(root)
+		full := compiled.Validate(v.Value()) == nil
 		if got := fast.valid(fast.root, v); got && !full || !got && tc.want && !strings.Contains(tc.doc, "1.0") {
 			t.Errorf("%q: fast = %v, full = %v", tc.doc, got, full)
 		}
@@ -59,9 +59,9 @@ func FuzzFastCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		v := ownedValue(root)
+		v := ownedTree(root)
 		if fast.valid(fast.root, v) {
-			if err := compiled.Validate(v); err != nil {
+			if err := compiled.Validate(v.Value()); err != nil {
 				t.Fatalf("fast path accepted an invalid document %q: %v", data, err)
 			}
 		}

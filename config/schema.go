@@ -99,11 +99,11 @@ func validate(root *tomlpos.Node) (out diag.List) {
 			out = diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: fmt.Sprintf("internal error: schema validation failed: %v", r)}}
 		}
 	}()
-	v := ownedValue(root)
-	if fast.valid(fast.root, v) {
+	tree := ownedTree(root)
+	if fast.valid(fast.root, tree) {
 		return nil
 	}
-	err = s.Validate(v)
+	err = s.Validate(tree.Value())
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return nil
@@ -122,34 +122,39 @@ func validate(root *tomlpos.Node) (out diag.List) {
 	return out
 }
 
-// ownedValue is the document as plain values, keeping only what the schema
-// constrains: the same paths, so errors still map back to the tree.
-func ownedValue(root *tomlpos.Node) any {
+// ownedTree is the document restricted to what the schema constrains, as a
+// tree sharing the original nodes: the same paths, so errors still map
+// back to positions.
+func ownedTree(root *tomlpos.Node) *tomlpos.Node {
 	if root.Kind != tomlpos.Table {
-		return root.Value()
+		return root
 	}
-	top := map[string]any{}
+	top := tomlpos.NewTable(root.Pos)
 	for _, k := range root.Keys {
-		if owned.top[k] {
-			top[k] = root.Fields[k].Value()
+		if owned.top[k] && k != "conversation" {
+			top.Set(k, root.Fields[k])
 		}
 	}
 	conv := root.Get("conversation")
-	if conv == nil || conv.Kind != tomlpos.Table {
+	if conv == nil {
 		return top
 	}
-	cm := map[string]any{}
-	top["conversation"] = cm
+	if conv.Kind != tomlpos.Table {
+		top.Set("conversation", conv)
+		return top
+	}
+	cm := tomlpos.NewTable(conv.Pos)
+	top.Set("conversation", cm)
 	tools := conv.Get("tools")
 	if tools == nil {
 		return top
 	}
 	if tools.Kind != tomlpos.Table {
-		cm["tools"] = tools.Value()
+		cm.Set("tools", tools)
 		return top
 	}
-	tm := map[string]any{}
-	cm["tools"] = tm
+	tm := tomlpos.NewTable(tools.Pos)
+	cm.Set("tools", tm)
 	for _, name := range tools.Keys {
 		t := tools.Fields[name]
 		keep := owned.tool
@@ -157,16 +162,16 @@ func ownedValue(root *tomlpos.Node) any {
 			keep = owned.defaults
 		}
 		if t.Kind != tomlpos.Table {
-			tm[name] = t.Value()
+			tm.Set(name, t)
 			continue
 		}
-		m := map[string]any{}
+		m := tomlpos.NewTable(t.Pos)
 		for _, k := range t.Keys {
 			if keep[k] {
-				m[k] = t.Fields[k].Value()
+				m.Set(k, t.Fields[k])
 			}
 		}
-		tm[name] = m
+		tm.Set(name, m)
 	}
 	return top
 }

@@ -53,6 +53,8 @@ x = 1
 		{"external must be bool", "conversation.tools.x.access.fs = [{ path = \"a\", external = 1 }]\n", []string{"fs[0].external: expected boolean"}},
 		{"merged unknown key", "conversation.tools.x.access.fs = { strategy = \"replace\", values = [] }\n", []string{`unknown key "values" in access.fs (merge table)`}},
 		{"dedup inherit ok", "conversation.tools.x.access.fs = { dedup = \"inherit\", value = [] }\n", nil},
+		{"nan port", "conversation.tools.x.access.net = [{ host = \"h\", port = nan }]\n", []string{"port: must be <= 65535"}},
+		{"inf is not a string", "conversation.tools.x.run = inf\n", []string{"run: expected string, but got number"}},
 		{"extends entry", "extends = [{ path = \"a.toml\", stratgy = \"after\" }]\n", []string{`unknown key "stratgy" in an extends entry`}},
 	}
 	for _, tc := range tests {

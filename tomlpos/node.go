@@ -136,9 +136,13 @@ func (n *Node) Value() any {
 		return n.Int
 	case Float:
 		// JSON has no NaN or infinities and the schema validator cannot
-		// compare them, so they travel as their TOML spelling.
-		if math.IsNaN(n.Float) || math.IsInf(n.Float, 0) {
-			return strconv.FormatFloat(n.Float, 'g', -1, 64)
+		// compare them; the largest finite float keeps them numbers that
+		// fail any range a schema sets.
+		switch {
+		case math.IsNaN(n.Float), math.IsInf(n.Float, 1):
+			return math.MaxFloat64
+		case math.IsInf(n.Float, -1):
+			return -math.MaxFloat64
 		}
 		return n.Float
 	case Bool:
