@@ -60,8 +60,9 @@ type Loaded struct {
 	// target, ...). Fatal problems are returned as errors instead.
 	Diagnostics diag.List
 	// Candidates are files looked for but absent (global config, the
-	// workspace config, .jp.toml at each level, the user-workspace
-	// config), so a compiled artifact goes stale when one appears.
+	// workspace config, .jp.toml at each level, the user-workspace config,
+	// each under every extension JP tries: .toml, .json, .json5, .yaml,
+	// .yml), so a compiled artifact goes stale when one appears.
 	Candidates []string
 	// Skipped lists discovered file layers that `inherit = false` kept
 	// out, for `config` to explain.
