@@ -5,6 +5,9 @@ package launcher
 import (
 	"fmt"
 	"runtime"
+	"slices"
+
+	"github.com/jp-policy/jp-policy/emit/landlock"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,7 +40,7 @@ func Exec(p *Plan) error {
 		// which never grants more than the policy; masks already mounted
 		// only hide more.
 		if ok, _ := applyMasks(p.Manifest.Masks); ok {
-			fs = p.Manifest.MaskedFS
+			fs = withoutMasked(p.Manifest.MaskedFS, p.Manifest.Masks)
 		}
 	}
 	rs, err := buildRuleset(p.Manifest, fs, p.ABI)
@@ -59,4 +62,17 @@ func Exec(p *Plan) error {
 		return fmt.Errorf("exec %s: %w", p.Path, err)
 	}
 	return nil
+}
+
+// withoutMasked drops grants on the masked paths themselves: opened now,
+// they would name the mask (the tmpfs, or /dev/null's inode), not the
+// hidden file, and a rule there has nothing left to grant.
+func withoutMasked(fs []landlock.PathRule, masks []string) []landlock.PathRule {
+	out := make([]landlock.PathRule, 0, len(fs))
+	for _, r := range fs {
+		if !slices.Contains(masks, r.Path) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -174,7 +174,8 @@ func TestMasks(t *testing.T) {
 			{Path: filepath.Join(ws, "sub"), Access: rw, Clause: "fs[0]", Optional: true},
 		},
 		Masks:    []string{env},
-		MaskedFS: []landlock.PathRule{{Path: ws, Access: rw, Clause: "fs[0]"}},
+		// As the emitter writes it, with the masked file among the entries.
+		MaskedFS: []landlock.PathRule{{Path: ws, Access: rw, Clause: "fs[0]"}, {Path: env, Access: []string{landlock.WriteFile}, Clause: "fs[0]"}},
 		Baseline: []landlock.PathRule{
 			{Path: "/usr", Access: []string{landlock.ReadFile, landlock.ReadDir, landlock.Execute}, Clause: "baseline.runtime"},
 			{Path: "/etc/ld.so.cache", Access: []string{landlock.ReadFile}, Clause: "baseline.loader", Optional: true},
