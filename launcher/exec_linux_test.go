@@ -173,7 +173,7 @@ func TestMasks(t *testing.T) {
 			{Path: ws, Access: []string{landlock.ReadDir}, Clause: "fs[0]"},
 			{Path: filepath.Join(ws, "sub"), Access: rw, Clause: "fs[0]", Optional: true},
 		},
-		Masks:    []string{env},
+		Masks: []string{env},
 		// As the emitter writes it, with the masked file among the entries.
 		MaskedFS: []landlock.PathRule{{Path: ws, Access: rw, Clause: "fs[0]"}, {Path: env, Access: []string{landlock.WriteFile}, Clause: "fs[0]"}},
 		Baseline: []landlock.PathRule{
