@@ -16,9 +16,9 @@ import (
 // CompileCmd is `jp-policy compile`.
 type CompileCmd struct {
 	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
-	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE"`
+	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE" sep:"none"`
 	Out       string   `help:"Output directory (default: <workspace>/.jp/policy)." type:"path" placeholder:"DIR"`
-	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE"`
+	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
 	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning."`
 }
 

@@ -10,8 +10,8 @@ import (
 // ExplainCmd is `jp-policy explain`.
 type ExplainCmd struct {
 	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
-	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE"`
-	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE"`
+	Cfg       []string `help:"Extra config file applied last, like JP's --cfg (repeatable)." placeholder:"FILE" sep:"none"`
+	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
 	Tool      string   `help:"Explain only this tool." placeholder:"NAME"`
 	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
 }
