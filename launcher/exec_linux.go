@@ -35,7 +35,7 @@ func Exec(p *Plan) error {
 	// built, so MaskedFS is opened where the masks are. Only when every
 	// mask is in place does MaskedFS replace the split.
 	fs := p.Manifest.FS
-	if p.Manifest.MaskedFS != nil {
+	if p.Masks && p.Manifest.MaskedFS != nil {
 		// Any failure (a vanished path, no privilege) leaves the split,
 		// which never grants more than the policy; masks already mounted
 		// only hide more.

@@ -61,7 +61,7 @@ func runSandboxed(t *testing.T, m *landlock.Manifest, argv ...string) (string, e
 	if err != nil {
 		t.Skipf("%s not found", argv[0])
 	}
-	js, err := json.Marshal(Plan{Manifest: m, Path: path, Argv: argv, Env: []string{"PATH=/usr/bin:/bin"}})
+	js, err := json.Marshal(Plan{Manifest: m, Path: path, Argv: argv, Env: []string{"PATH=/usr/bin:/bin"}, Masks: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,10 @@ type Options struct {
 	// RequireABI refuses kernels whose Landlock ABI is below it.
 	RequireABI int
 	DryRun     bool
+	// Masks asks for exact masks of narrowed paths in a private mount
+	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
+	// privilege, the split grants apply.
+	Masks bool
 	// Argv is the command, byte for byte as given after `--`.
 	Argv []string
 	// Environ is the launcher's environment (os.Environ()).
@@ -58,6 +62,8 @@ type Plan struct {
 	// Linux.
 	ABI      int
 	Manifest *landlock.Manifest
+	// Masks: try exact masks before falling back to the split.
+	Masks bool
 	// Degraded lists the clauses this kernel cannot enforce in full.
 	Degraded []Degradation
 
@@ -127,7 +133,7 @@ func Prepare(o *Options) (*Plan, error) {
 	if o.Tool == "" && o.Manifest == nil && !o.Default {
 		return nil, &UsageError{Msg: "--tool is required (or --default)"}
 	}
-	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI}
+	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
 	var (
 		envAllow landlock.Env
 		commands map[string]policy.CommandRule

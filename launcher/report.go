@@ -56,10 +56,13 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		}
 		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
 			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
-			if canMask() {
+			switch {
+			case p.Masks && canMask():
 				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
-			} else {
+			case p.Masks:
 				writeClause(&b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
+			default:
+				writeClause(&b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
 			}
 		}
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")

@@ -18,6 +18,7 @@ type ExecCmd struct {
 	BestEffort bool     `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
 	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
+	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
 	Command    []string `arg:"" passthrough:"" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
@@ -38,6 +39,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		BestEffort: c.BestEffort,
 		RequireABI: c.RequireABI,
 		DryRun:     c.DryRun,
+		Masks:      c.Masks,
 		Argv:       argv,
 		Environ:    os.Environ(),
 		Platform:   runtime.GOOS,
