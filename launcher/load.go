@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -32,7 +33,8 @@ type leanTool struct {
 		Env      []policy.EnvRule              `json:"env"`
 		Commands map[string]policy.CommandRule `json:"commands"`
 	} `json:"access"`
-	Manifests map[string]string `json:"manifests"`
+	Manifests      map[string]string `json:"manifests"`
+	ManifestSHA256 map[string]string `json:"manifest_sha256"`
 }
 
 // located is what the artifact says about one tool on one platform.
@@ -42,6 +44,9 @@ type located struct {
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
+	// SHA256 is the manifest's hash as recorded in the pinned artifact;
+	// the manifest is read through readVerified, never trusted by path.
+	SHA256 string
 }
 
 // resolveManifest reads the artifact at artifactPath, checks that it is
@@ -54,6 +59,11 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 		return nil, &MissingArtifactError{Path: artifactPath}
 	}
 	if err != nil {
+		return nil, err
+	}
+	// The pin (outside the workspace) says these are the bytes compile
+	// wrote; a tool that could write the workspace cannot forge them.
+	if err := checkPin(artifactPath, b); err != nil {
 		return nil, err
 	}
 	var a leanArtifact
@@ -82,7 +92,37 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands}, nil
+	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands, SHA256: t.ManifestSHA256[platform]}, nil
+}
+
+// checkPin verifies policy.json against the hash compile pinned in the
+// user's data directory.
+func checkPin(artifactPath string, b []byte) error {
+	dataDir, err := config.UserDataDir(os.Getenv)
+	if err != nil {
+		return fmt.Errorf("cannot find the artifact's pin: %w", err)
+	}
+	return artifact.CheckPin(dataDir, filepath.Dir(artifactPath), b)
+}
+
+// readVerified reads a manifest and checks it against the hash policy.json
+// recorded for it, so the bytes that are applied are the bytes compile
+// wrote, with no window between the check and the use.
+func readVerified(path, sum string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sum == "" {
+		return nil, &artifact.TamperError{Path: path, Reason: "has no recorded hash in policy.json"}
+	}
+	if artifact.SHA256Hex(b) != sum {
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash recorded in policy.json"}
+	}
+	return b, nil
 }
 
 // verifyInputs runs artifact.Verify on the file and symlink inputs and

@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -164,7 +163,11 @@ func Prepare(o *Options) (*Plan, error) {
 		commands = loc.Commands
 		switch o.Platform {
 		case "linux":
-			m, err := readManifest(loc.Manifest)
+			b, err := readVerified(loc.Manifest, loc.SHA256)
+			if err != nil {
+				return nil, err
+			}
+			m, err := decodeManifest(loc.Manifest, b)
 			if err != nil {
 				return nil, err
 			}
@@ -177,15 +180,23 @@ func Prepare(o *Options) (*Plan, error) {
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
 		case "darwin":
-			p.Profile = loc.Manifest
-		case "windows":
-			j, err := readWinJob(loc.Manifest)
+			// Pass the verified text (-p), not the path (-f): the file
+			// could change between the check and sandbox-exec reading it.
+			b, err := readVerified(loc.Manifest, loc.SHA256)
 			if err != nil {
 				return nil, err
 			}
-			// The compiler does not stamp job manifests yet; check the
-			// digest as soon as it does.
-			if j.Digest != "" && j.Digest != loc.Digest {
+			p.Profile, p.ProfileText = loc.Manifest, string(b)
+		case "windows":
+			b, err := readVerified(loc.Manifest, loc.SHA256)
+			if err != nil {
+				return nil, err
+			}
+			j, err := decodeWinJob(loc.Manifest, b)
+			if err != nil {
+				return nil, err
+			}
+			if j.Digest != loc.Digest {
 				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
 			}
 			p.Job = j
@@ -223,14 +234,7 @@ func Prepare(o *Options) (*Plan, error) {
 	return p, nil
 }
 
-func readManifest(path string) (*landlock.Manifest, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
-	}
-	if err != nil {
-		return nil, err
-	}
+func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 	var m landlock.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: not a landlock manifest: %w; run `jp-policy compile`", path, err)

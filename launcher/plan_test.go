@@ -184,17 +184,32 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	must(t, os.WriteFile(layer, []byte("# layer\n"), 0o644))
 	sum, err := artifact.HashFile(layer)
 	must(t, err)
+	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
+	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: winjob.Env{Minimal: winjob.Minimal}}))
+	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte("(version 1)\n(deny default)\n"), 0o644))
+	manifests := map[string]string{"linux": "landlock/t.json", "darwin": "sbpl/t.sb", "windows": "winjob/t.json"}
+	sums := map[string]string{}
+	for plat, rel := range manifests {
+		h, err := artifact.HashFile(filepath.Join(dir, rel))
+		must(t, err)
+		sums[plat] = h
+	}
 	p := artifact.Policy{
 		Format: artifact.FormatVersion, Root: ws, Digest: "d1",
 		Inputs: []artifact.Input{{Kind: "layer", Path: layer, SHA256: sum}},
-		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: map[string]string{
-			"linux": "landlock/t.json", "darwin": "sbpl/t.sb", "windows": "winjob/t.json",
-		}, Access: policy.AccessPolicy{Env: []policy.EnvRule{{Name: "TOKEN", Read: true}}}}},
+		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: manifests, ManifestSHA256: sums,
+			Access: policy.AccessPolicy{Env: []policy.EnvRule{{Name: "TOKEN", Read: true}}}}},
 	}
-	must(t, writeJSON(filepath.Join(dir, artifact.FileName), p))
-	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
-	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: winjob.Env{Minimal: winjob.Minimal}}))
+	path := filepath.Join(dir, artifact.FileName)
+	must(t, writeJSON(path, p))
+	// Pin it as compile would, in a data directory of the test's own.
+	data := filepath.Join(t.TempDir(), "data")
+	t.Setenv("JP_USER_DATA_DIR", data)
+	b, err := os.ReadFile(path)
+	must(t, err)
+	must(t, artifact.WritePin(data, dir, b))
 	return ws
 }
 

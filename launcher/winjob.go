@@ -2,9 +2,7 @@ package launcher
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -12,14 +10,7 @@ import (
 	"github.com/jp-policy/jp-policy/emit/winjob"
 )
 
-func readWinJob(path string) (*winjob.Manifest, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
-	}
-	if err != nil {
-		return nil, err
-	}
+func decodeWinJob(path string, b []byte) (*winjob.Manifest, error) {
 	var j winjob.Manifest
 	if err := json.Unmarshal(b, &j); err != nil {
 		return nil, fmt.Errorf("%s: not a job-object manifest: %w; run `jp-policy compile`", path, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -35,6 +37,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"expand":    cmdExpand,
 			"normalize": cmdNormalize,
+			"seal":      cmdSeal,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
@@ -98,4 +101,39 @@ func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
 		data = digestRE.ReplaceAllString(data, `"digest": "<digest>"`)
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o644))
 	}
+}
+
+// cmdSeal makes a hand-written artifact look exactly as `jp-policy
+// compile` leaves one: it records every listed manifest's hash in
+// policy.json and pins policy.json in $JP_USER_DATA_DIR. Scripts that
+// test the launcher on precise manifests use it after `expand`; a script
+// that leaves it out proves that an unsealed artifact is refused.
+//
+//	seal DIR
+func cmdSeal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: seal DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	path := filepath.Join(dir, artifact.FileName)
+	var doc map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(path)), &doc))
+	tools, _ := doc["tools"].(map[string]any)
+	for _, t := range tools {
+		tool, _ := t.(map[string]any)
+		manifests, _ := tool["manifests"].(map[string]any)
+		sums := map[string]any{}
+		for plat, rel := range manifests {
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel.(string))))
+			if err != nil {
+				continue // a script may list a manifest it never writes
+			}
+			sums[plat] = artifact.SHA256Hex(b)
+		}
+		tool["manifest_sha256"] = sums
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(path, out, 0o644))
+	ts.Check(artifact.WritePin(ts.Getenv("JP_USER_DATA_DIR"), dir, out))
 }
