@@ -45,12 +45,15 @@ func validateCommandKey(k string) error {
 
 // MatchCommand decides whether argv may run under cmds. A nil map allows
 // any program. Otherwise the program must be a key: an absolute-path key
-// matches argv[0] or resolvedPath exactly; a bare-name key matches the
-// base name of argv[0] or of resolvedPath. A path key wins over a name
-// key, so a path rule's args cannot be dodged through the name. The
-// arguments must then match one args prefix: element-wise equality, where
-// a final "**" allows any rest and a prefix without it must match the
-// whole argument list. nil args allow any arguments.
+// matches argv[0] or resolvedPath exactly; a bare-name key is the program
+// PATH finds for that name, so it matches argv[0] written as that bare
+// name, or an explicit path (or a link) only when it resolves to the very
+// file PATH finds for the name. A workspace `./cargo` is therefore not the
+// `cargo` a rule allows. A path key wins over a name key, so a path rule's
+// args cannot be dodged through the name. The arguments must then match
+// one args prefix: element-wise equality, where a final "**" allows any
+// rest and a prefix without it must match the whole argument list. nil
+// args allow any arguments.
 //
 // program is the key that matched ("" when none did).
 func MatchCommand(cmds map[string]CommandRule, argv []string, resolvedPath string) (program string, allowed bool) {
@@ -67,6 +70,9 @@ func MatchCommand(cmds map[string]CommandRule, argv []string, resolvedPath strin
 	return key, argsAllowed(cmds[key].Args, argv[1:])
 }
 
+// lookupProgram is ResolveProgram; tests replace it to stay hermetic.
+var lookupProgram = ResolveProgram
+
 func commandKey(cmds map[string]CommandRule, arg0, resolved string) (string, bool) {
 	for _, p := range []string{arg0, resolved} {
 		if p != "" && filepath.IsAbs(p) {
@@ -75,24 +81,54 @@ func commandKey(cmds map[string]CommandRule, arg0, resolved string) (string, boo
 			}
 		}
 	}
+	if !strings.ContainsAny(arg0, `/\`) {
+		if k, ok := nameKey(cmds, arg0); ok {
+			return k, true
+		}
+	}
 	for _, p := range []string{arg0, resolved} {
 		if p == "" {
 			continue
 		}
-		name := filepath.Base(p)
-		if _, ok := cmds[name]; ok {
-			return name, true
+		k, ok := nameKey(cmds, filepath.Base(p))
+		if !ok {
+			continue
 		}
-		if runtime.GOOS == "windows" {
-			trimmed := strings.TrimSuffix(strings.ToLower(name), ".exe")
-			for k := range cmds {
-				if strings.EqualFold(k, trimmed) {
-					return k, true
-				}
+		want := lookupProgram(k)
+		if want != "" && (sameProgram(want, resolved) || sameProgram(want, arg0)) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// nameKey finds the bare-name key for name (on Windows without case or a
+// trailing .exe).
+func nameKey(cmds map[string]CommandRule, name string) (string, bool) {
+	if _, ok := cmds[name]; ok {
+		return name, true
+	}
+	if runtime.GOOS == "windows" {
+		trimmed := strings.TrimSuffix(strings.ToLower(name), ".exe")
+		for k := range cmds {
+			if strings.EqualFold(k, trimmed) {
+				return k, true
 			}
 		}
 	}
 	return "", false
+}
+
+// sameProgram reports whether path p names the file want (already
+// resolved by ResolveProgram).
+func sameProgram(want, p string) bool {
+	if p == "" || !filepath.IsAbs(p) {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p == want
 }
 
 func argsAllowed(prefixes [][]string, args []string) bool {

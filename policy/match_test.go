@@ -281,6 +281,11 @@ func TestConfigWriteJSON(t *testing.T) {
 	}
 }
 
+// fakeLookup is PATH as TestCommands sees it.
+func fakeLookup(name string) string {
+	return map[string]string{"cargo": "/home/u/.cargo/bin/cargo", "ls": "/usr/bin/ls", "git": "/usr/bin/git"}[name]
+}
+
 // RFD 075 commands.
 func TestCommands(t *testing.T) {
 	cmds := map[string]CommandRule{
@@ -300,7 +305,11 @@ func TestCommands(t *testing.T) {
 		{[]string{"cargo", "check", "--all", "-q"}, "", true, "cargo"},
 		{[]string{"cargo", "build"}, "", false, "cargo"},
 		{[]string{"cargo"}, "", false, "cargo"},
-		{[]string{"/home/u/.cargo/bin/cargo", "check"}, "", true, "cargo"},
+		// An explicit path is the listed program only when it is the file
+		// PATH finds for the name (the fake lookup below).
+		{[]string{"/home/u/.cargo/bin/cargo", "check"}, "/home/u/.cargo/bin/cargo", true, "cargo"},
+		{[]string{"./cargo", "check"}, "/ws/cargo", false, ""},
+		{[]string{"/tmp/evil/cargo", "check"}, "/tmp/evil/cargo", false, ""},
 		{[]string{"git", "status"}, "", true, "git"},
 		{[]string{"git", "status", "-s"}, "", false, "git"},
 		{[]string{"git", "diff", "--stat"}, "", true, "git"},
@@ -312,7 +321,9 @@ func TestCommands(t *testing.T) {
 		{[]string{"python3"}, "/usr/bin/ls", true, "ls"},
 		{nil, "", false, ""},
 	} {
+		lookupProgram = fakeLookup
 		p, ok := MatchCommand(cmds, tc.argv, tc.resolved)
+		lookupProgram = ResolveProgram
 		if ok != tc.allow || p != tc.program {
 			t.Errorf("MatchCommand(%q, %q) = %q, %v; want %q, %v", tc.argv, tc.resolved, p, ok, tc.program, tc.allow)
 		}
