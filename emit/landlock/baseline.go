@@ -71,6 +71,9 @@ var baseline = []baselineGroup{
 		{"/etc/default/locale", rfile, true},
 		{"/etc/mime.types", rfile, true},
 	}},
+	{"baseline.tools", "system-wide configuration of common developer tools (git reads /etc/gitconfig and treats a denial as fatal)", []baselinePath{
+		{"/etc/gitconfig", rfile, true},
+	}},
 	{"baseline.dev", "the standard character devices (/dev/tty with terminal ioctls)", []baselinePath{
 		{"/dev/null", devRW, false},
 		{"/dev/zero", devRO, true},
