@@ -61,14 +61,37 @@ type Tool struct {
 	Origins   []RuleOrigin        `json:"origins"`
 	Warnings  []diag.Diagnostic   `json:"warnings"`
 	// Enforcement maps a platform ("linux", "darwin", "windows") to the
-	// status of every clause there.
-	Enforcement map[string][]emit.Clause `json:"enforcement"`
+	// status of every clause there; the manifests (and `explain`) carry
+	// each clause's full description.
+	Enforcement map[string][]ClauseStatus `json:"enforcement"`
 	// Manifests maps a platform to its manifest path, relative to the
 	// artifact's directory.
 	Manifests map[string]string `json:"manifests"`
 	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
 	// so a launcher can tell a manifest changed after compile.
 	ManifestSHA256 map[string]string `json:"manifest_sha256"`
+}
+
+// ClauseStatus is the artifact's summary of one clause on one platform:
+// enforced, or degraded / cooperative-only and how.
+type ClauseStatus struct {
+	ID     string      `json:"id"`
+	Status emit.Status `json:"status"`
+	How    string      `json:"how,omitempty"`
+}
+
+// Summarize reduces clauses to their statuses; How is kept only where
+// something is not fully enforced, which is what a reader of the artifact
+// needs to know.
+func Summarize(clauses []emit.Clause) []ClauseStatus {
+	out := make([]ClauseStatus, len(clauses))
+	for i, c := range clauses {
+		out[i] = ClauseStatus{ID: c.ID, Status: c.Status}
+		if c.Status != emit.Enforced {
+			out[i].How = c.How
+		}
+	}
+	return out
 }
 
 // Policy is the whole artifact.

@@ -66,6 +66,9 @@ type Result struct {
 	Diagnostics []diag.Diagnostic
 	// Loaded is the merged config the result came from.
 	Loaded *config.Loaded
+	// Clauses holds every tool's full clause list per platform (the
+	// artifact keeps only a summary).
+	Clauses map[string]map[string][]emit.Clause
 }
 
 // Build runs the whole pipeline in memory: nothing is written except
@@ -119,12 +122,11 @@ func Build(opts Options) (*Result, error) {
 		Root:      root,
 		Tools:     map[string]*artifact.Tool{},
 	}
-	files := map[string][]byte{}
-	emitted := map[string]emit.Tool{}
+	emittedTools := map[string]emit.Tool{}
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
 		p.Tools[name] = at
-		emitted[name] = et
+		emittedTools[name] = et
 		diags = append(diags, tdiags...)
 	}
 
@@ -135,10 +137,9 @@ func Build(opts Options) (*Result, error) {
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)
 
-	for _, name := range names {
-		if err := emitTool(p, name, emitted[name], files); err != nil {
-			return nil, fmt.Errorf("tool %s: %w", name, err)
-		}
+	files, clauses, err := emitAll(p, names, emittedTools)
+	if err != nil {
+		return nil, err
 	}
 	sortDiags(diags)
 	p.Warnings = diags
@@ -148,7 +149,7 @@ func Build(opts Options) (*Result, error) {
 	}
 	files[artifact.FileName] = b
 	files[".gitignore"] = []byte("# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n")
-	return &Result{Root: root, Artifact: p, Files: files, Diagnostics: diags, Loaded: l}, nil
+	return &Result{Root: root, Artifact: p, Files: files, Diagnostics: diags, Loaded: l, Clauses: clauses}, nil
 }
 
 // Compile builds and writes the artifact; a failure leaves the previous

@@ -135,7 +135,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 
 	fmt.Fprintln(w, "\n  enforcement:")
 	for _, plat := range []string{"linux", "darwin", "windows"} {
-		clauses := t.Enforcement[plat]
+		clauses := res.Clauses[name][plat]
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
 		for _, c := range clauses {
 			line := fmt.Sprintf("      %-26s %-11s %s", c.ID, c.Status, c.What)
