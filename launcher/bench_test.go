@@ -67,11 +67,11 @@ func bigArtifact(b *testing.B) []byte {
 	tools := map[string]*artifact.Tool{}
 	for i := range 100 {
 		t := &artifact.Tool{Enabled: true, Manifests: map[string]string{"linux": fmt.Sprintf("landlock/t%d.json", i)},
-			Enforcement: map[string][]emit.Clause{}}
+			Enforcement: map[string][]artifact.ClauseStatus{}}
 		for _, p := range []string{"linux", "darwin", "windows"} {
 			for j := range 25 {
-				t.Enforcement[p] = append(t.Enforcement[p], emit.Clause{ID: fmt.Sprintf("fs[%d]", j),
-					What: "src/generated: read", Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
+				t.Enforcement[p] = append(t.Enforcement[p], artifact.ClauseStatus{ID: fmt.Sprintf("fs[%d]", j),
+					Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
 			}
 		}
 		tools[fmt.Sprintf("tool_%d", i)] = t
