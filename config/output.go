@@ -73,7 +73,7 @@ func (l *Loaded) selected(tool string) ([]*Tool, error) {
 }
 
 func toolKey(name string) string {
-	if bareKey.MatchString(name) {
+	if bareKey(name) {
 		return "conversation.tools." + name
 	}
 	return "conversation.tools." + strconv.Quote(name)

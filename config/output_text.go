@@ -113,7 +113,7 @@ func (p *textPrinter) line(key, value string, pos diag.Position, overrode []diag
 }
 
 func tomlKey(k string) string {
-	if bareKey.MatchString(k) {
+	if bareKey(k) {
 		return k
 	}
 	return strconv.Quote(k)

@@ -3,19 +3,14 @@ package config
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/suggest"
 	"github.com/jp-policy/jp-policy/tomlpos"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 //go:embed schema.json
@@ -38,79 +33,33 @@ const (
 // whole JP config files.
 func Schema() []byte { return bytes.Clone(schemaJSON) }
 
-var (
-	compileOnce sync.Once
-	compiled    *jsonschema.Schema
-	compileErr  error
-	// owned lists the keys the schema constrains at the top level, in a
-	// tool and in the '*' defaults; everything else is accepted as is, so
-	// validation skips it (JP's system prompts and tool parameters are
-	// most of a real config).
-	owned struct{ top, tool, defaults map[string]bool }
-	fast  *fastChecker
-)
-
-func propertyNames(m map[string]any, path ...string) map[string]bool {
-	cur := m
-	for _, p := range path {
-		next, _ := cur[p].(map[string]any)
-		cur = next
-	}
-	props, _ := cur["properties"].(map[string]any)
-	out := map[string]bool{}
-	for k := range props {
-		out[k] = true
-	}
-	return out
-}
-
-func schema() (*jsonschema.Schema, error) {
-	compileOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		if err := c.AddResource(schemaURL, bytes.NewReader(schemaJSON)); err != nil {
-			compileErr = err
-			return
-		}
-		compiled, compileErr = c.Compile(schemaURL)
-		var raw map[string]any
-		if err := json.Unmarshal(schemaJSON, &raw); err != nil && compileErr == nil {
-			compileErr = err
-		}
-		fast = &fastChecker{root: raw}
-		owned.top = propertyNames(raw)
-		owned.tool = propertyNames(raw, "$defs", "tool")
-		owned.defaults = propertyNames(raw, "$defs", "toolDefaults")
-	})
-	return compiled, compileErr
-}
-
 // validate checks one document tree against the schema and maps every
 // failure back to the position of the offending key or value.
-func validate(root *tomlpos.Node) (out diag.List) {
-	s, err := schema()
+func validate(root *tomlpos.Node) diag.List {
+	cs, err := loadSchema()
+	return validateWith(cs, err, root)
+}
+
+func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.List) {
 	if err != nil {
 		// The schema is embedded and tested; failing closed keeps a
 		// broken build from passing every config as valid.
 		return diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: "internal error: schema does not compile: " + err.Error()}}
 	}
 	defer func() {
+		// Nothing below should panic; if it does, the layer is reported
+		// invalid rather than taking the process down or passing.
 		if r := recover(); r != nil {
 			out = diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: fmt.Sprintf("internal error: schema validation failed: %v", r)}}
 		}
 	}()
-	tree := ownedTree(root)
-	if fast.valid(fast.root, tree) {
-		return nil
-	}
-	err = s.Validate(tree.Value())
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	violations := cs.validate(ownedTree(cs, root))
+	if len(violations) == 0 {
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, leaf := range leaves(ve, nil) {
-		for _, d := range mapError(root, leaf) {
+	for _, v := range violations {
+		for _, d := range mapError(root, v) {
 			k := d.Pos.String() + d.Message
 			if !seen[k] {
 				seen[k] = true
@@ -125,7 +74,8 @@ func validate(root *tomlpos.Node) (out diag.List) {
 // ownedTree is the document restricted to what the schema constrains, as a
 // tree sharing the original nodes: the same paths, so errors still map
 // back to positions.
-func ownedTree(root *tomlpos.Node) *tomlpos.Node {
+func ownedTree(cs *compiledSchema, root *tomlpos.Node) *tomlpos.Node {
+	owned := &cs.owned
 	if root.Kind != tomlpos.Table {
 		return root
 	}
@@ -176,53 +126,24 @@ func ownedTree(root *tomlpos.Node) *tomlpos.Node {
 	return top
 }
 
-func leaves(ve *jsonschema.ValidationError, acc []*jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return append(acc, ve)
-	}
-	for _, c := range ve.Causes {
-		acc = leaves(c, acc)
-	}
-	return acc
-}
-
-func splitPointer(p string) []string {
-	if p == "" || p == "/" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, s := range parts {
-		// The validator URL-escapes instance locations ('*' is %2A).
-		if u, err := url.PathUnescape(s); err == nil {
-			s = u
-		}
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return parts
-}
-
-var quoted = regexp.MustCompile(`'((?:[^'\\]|\\.)*)'`)
-
-func mapError(root *tomlpos.Node, ve *jsonschema.ValidationError) diag.List {
-	path := splitPointer(ve.InstanceLocation)
+// mapError turns one violation into diagnostics at the offending key or
+// value; an unknown key gets its own diagnostic, with a suggestion.
+func mapError(root *tomlpos.Node, ve schemaViolation) diag.List {
+	path := ve.Path
 	node, _ := root.Lookup(path)
-	kw := ve.KeywordLocation
-	if i := strings.LastIndex(kw, "/"); i >= 0 {
-		kw = kw[i+1:]
-	}
+	kw := ve.Keyword
 	switch kw {
 	case "additionalProperties":
 		var out diag.List
 		what, known := knownKeys(path)
-		for _, m := range quoted.FindAllStringSubmatch(ve.Message, -1) {
-			key := m[1]
+		for _, key := range ve.Names {
 			pos := node.Pos
 			if f := node.Get(key); f != nil && !f.KeyPos.IsZero() {
 				pos = f.KeyPos
 			}
 			d := diag.Diagnostic{Pos: pos, Severity: diag.Error, Rule: RuleUnknownKey,
 				Message: fmt.Sprintf("unknown key %q in %s", key, what)}
-			if s := suggest(key, known); s != "" {
+			if s := closestKey(key, known); s != "" {
 				d.Help = fmt.Sprintf("did you mean %q?", s)
 			} else if len(known) > 0 {
 				d.Help = "known keys: " + strings.Join(known, ", ")
@@ -261,7 +182,19 @@ func friendly(path []string, kw string, n *tomlpos.Node) string {
 	return ""
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// bareKey reports whether TOML lets p be written unquoted.
+func bareKey(p string) bool {
+	if p == "" {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // dotted renders a JSON pointer path the way TOML users write keys:
 // conversation.tools.x.access.fs[0].read.
@@ -278,7 +211,7 @@ func dotted(path []string) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if bareKey.MatchString(p) {
+		if bareKey(p) {
 			b.WriteString(p)
 		} else {
 			b.WriteString("'" + p + "'")
@@ -323,43 +256,39 @@ func knownKeys(path []string) (string, []string) {
 	return dotted(path), nil
 }
 
-// suggest returns the known key closest to key when it is a likely typo.
-func suggest(key string, known []string) string {
-	best, bestD := "", 3
-	if len(key) <= 3 {
-		bestD = 2
+// closestKey returns the known key a misspelt one most likely meant, or
+// "". suggest.Closest ranks by edit distance; two slips it does not count
+// as close are common in keys and were suggested before it existed: a
+// truncated key ("exec" for "execute") and two swapped letters ("raed").
+func closestKey(key string, known []string) string {
+	if len(key) >= 3 {
+		for _, k := range known {
+			if k != key && strings.HasPrefix(k, key) {
+				return k
+			}
+		}
+	}
+	if c := suggest.Closest(key, known); len(c) > 0 {
+		return c[0]
 	}
 	for _, k := range known {
-		// A truncated key ("exec") is as likely a slip as a typo.
-		if len(key) >= 3 && strings.HasPrefix(k, key) {
+		if swapped(key, k) {
 			return k
 		}
-		if d := editDistance(key, k); d < bestD {
-			best, bestD = k, d
-		}
 	}
-	return best
+	return ""
 }
 
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+// swapped reports whether b is a with two adjacent bytes exchanged.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
 	}
-	return prev[len(rb)]
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 func sortDiags(l diag.List) {

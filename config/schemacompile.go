@@ -1,0 +1,409 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The embedded schema.json is the single source of truth for what a config
+// may contain. Rather than link a general JSON Schema library into every
+// jp-policy start (santhosh-tekuri/jsonschema compiles its meta-schemas in
+// its package init, milliseconds on the exec path), the loader compiles
+// the document itself for exactly the keywords it uses. A keyword outside
+// that subset is refused, never skipped: skipping would let a schema edit
+// silently weaken validation. The library stays in the tests as an oracle
+// (schema_oracle_test.go).
+
+// draft2020 is the only dialect the compiler speaks.
+const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// SchemaError reports a schema.json the compiler cannot interpret: a
+// keyword it does not implement or a malformed keyword value. Loc is the
+// JSON pointer of the offending keyword inside the schema document.
+type SchemaError struct {
+	Loc, Msg string
+}
+
+func (e *SchemaError) Error() string { return "schema.json " + e.Loc + ": " + e.Msg }
+
+// jsonTypes are the type names of JSON Schema's "type" keyword.
+var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
+
+// schemaNode is one compiled (sub)schema.
+type schemaNode struct {
+	loc string // JSON pointer inside schema.json, "#" for the root
+
+	ref      *schemaNode
+	refName  string
+	types    []string // nil: any type
+	props    map[string]*schemaNode
+	required []string
+	// additional is the schema for properties not in props; nil when the
+	// keyword is absent or true. noAdditional is additionalProperties: false.
+	additional   *schemaNode
+	noAdditional bool
+	items        *schemaNode
+	enum         []enumValue
+	enumMsg      string
+	pattern      *regexp.Regexp
+	minLength    int // -1: absent
+	minimum      *bound
+	maximum      *bound
+}
+
+// enumValue is one primitive enum entry (objects and arrays are refused).
+type enumValue struct {
+	kind string // "null", "boolean", "string", "number"
+	str  string
+	b    bool
+	num  *big.Rat
+}
+
+// bound is a minimum or maximum, exact, with an int64 shortcut so integer
+// instances compare without allocating.
+type bound struct {
+	rat   *big.Rat
+	isInt bool
+	i     int64
+	f     float64 // for messages, as the reference validator prints it
+}
+
+// compiledSchema is schema.json ready to evaluate.
+type compiledSchema struct {
+	root *schemaNode
+	defs map[string]*schemaNode
+	// owned lists the keys the schema constrains at the top level, in a
+	// tool and in the '*' defaults; validation skips everything else (JP's
+	// system prompts and tool parameters are most of a real config).
+	owned struct{ top, tool, defaults map[string]bool }
+}
+
+// loadSchema compiles the embedded schema once, on first use: nothing of
+// it runs at program start.
+var loadSchema = sync.OnceValues(func() (*compiledSchema, error) { return compileSchema(schemaJSON) })
+
+type schemaCompiler struct {
+	defs map[string]*schemaNode
+	raw  map[string]any
+}
+
+func compileSchema(doc []byte) (*compiledSchema, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber() // bounds stay exact decimals
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, &SchemaError{Loc: "#", Msg: "not JSON: " + err.Error()}
+	}
+	if dec.More() {
+		return nil, &SchemaError{Loc: "#", Msg: "trailing data after the schema"}
+	}
+	root, ok := v.(map[string]any)
+	if !ok {
+		return nil, &SchemaError{Loc: "#", Msg: "the schema must be an object"}
+	}
+	if s, _ := root["$schema"].(string); s != draft2020 {
+		return nil, &SchemaError{Loc: "#/$schema", Msg: fmt.Sprintf("must be %q: other drafts have other semantics", draft2020)}
+	}
+	c := &schemaCompiler{defs: map[string]*schemaNode{}}
+	if d, present := root["$defs"]; present {
+		dm, ok := d.(map[string]any)
+		if !ok {
+			return nil, &SchemaError{Loc: "#/$defs", Msg: "must be an object"}
+		}
+		c.raw = dm
+		// Every definition is compiled, referenced or not, so that no
+		// keyword anywhere in the file escapes the check.
+		for _, name := range sortedKeys(dm) {
+			if _, err := c.def(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rn, err := c.node(root, "#", true)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range c.defs {
+		if err := checkRefCycle(n); err != nil {
+			return nil, err
+		}
+	}
+	cs := &compiledSchema{root: rn, defs: c.defs}
+	if err := cs.findOwned(); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// def compiles (or returns) the definition name; placeholders make
+// recursive definitions terminate.
+func (c *schemaCompiler) def(name string) (*schemaNode, error) {
+	if n, ok := c.defs[name]; ok {
+		return n, nil
+	}
+	loc := "#/$defs/" + name
+	raw, ok := c.raw[name].(map[string]any)
+	if !ok {
+		return nil, &SchemaError{Loc: loc, Msg: "missing, or not a schema object"}
+	}
+	n := &schemaNode{loc: loc, minLength: -1}
+	c.defs[name] = n
+	if err := c.fill(n, raw, false); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (c *schemaCompiler) node(v any, loc string, root bool) (*schemaNode, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		// Boolean schemas are valid JSON Schema but not in the subset
+		// (additionalProperties: false is handled by that keyword).
+		return nil, &SchemaError{Loc: loc, Msg: "subschema must be an object"}
+	}
+	n := &schemaNode{loc: loc, minLength: -1}
+	return n, c.fill(n, m, root)
+}
+
+func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error {
+	for _, kw := range sortedKeys(m) {
+		arg := m[kw]
+		loc := n.loc + "/" + escapeToken(kw)
+		bad := func(format string, a ...any) error { return &SchemaError{Loc: loc, Msg: fmt.Sprintf(format, a...)} }
+		switch kw {
+		case "title", "description":
+			if _, ok := arg.(string); !ok {
+				return bad("must be a string")
+			}
+		case "$schema", "$id", "$defs":
+			// Only meaningful at the root here: a nested $id would move
+			// the base URI $ref resolves against, nested $defs would be
+			// unreachable through "#/$defs/...".
+			if !root {
+				return bad("only supported at the schema root")
+			}
+			if _, ok := arg.(string); !ok && kw != "$defs" {
+				return bad("must be a string")
+			}
+		case "$ref":
+			ref, _ := arg.(string)
+			name, ok := strings.CutPrefix(ref, "#/$defs/")
+			if !ok || name == "" || strings.ContainsAny(name, "/~%") {
+				return bad("only \"#/$defs/<name>\" references are supported, not %q", ref)
+			}
+			t, err := c.def(name)
+			if err != nil {
+				return err
+			}
+			n.ref, n.refName = t, name
+		case "type":
+			switch t := arg.(type) {
+			case string:
+				n.types = []string{t}
+			case []any:
+				for _, x := range t {
+					s, _ := x.(string)
+					n.types = append(n.types, s)
+				}
+			default:
+				return bad("must be a type name or an array of them")
+			}
+			if len(n.types) == 0 {
+				return bad("names no type")
+			}
+			for _, t := range n.types {
+				if !jsonTypes[t] {
+					return bad("unknown type %q", t)
+				}
+			}
+		case "properties":
+			pm, ok := arg.(map[string]any)
+			if !ok {
+				return bad("must be an object")
+			}
+			n.props = make(map[string]*schemaNode, len(pm))
+			for _, p := range sortedKeys(pm) {
+				sub, err := c.node(pm[p], loc+"/"+escapeToken(p), false)
+				if err != nil {
+					return err
+				}
+				n.props[p] = sub
+			}
+		case "additionalProperties":
+			switch a := arg.(type) {
+			case bool:
+				n.noAdditional = !a
+			default:
+				sub, err := c.node(a, loc, false)
+				if err != nil {
+					return err
+				}
+				n.additional = sub
+			}
+		case "required":
+			names, ok := arg.([]any)
+			if !ok {
+				return bad("must be an array of strings")
+			}
+			for _, x := range names {
+				s, ok := x.(string)
+				if !ok {
+					return bad("must be an array of strings")
+				}
+				n.required = append(n.required, s)
+			}
+		case "items":
+			// 2020-12 items is one schema; the array (tuple) form is
+			// prefixItems, which is not in the subset.
+			sub, err := c.node(arg, loc, false)
+			if err != nil {
+				return err
+			}
+			n.items = sub
+		case "enum":
+			opts, ok := arg.([]any)
+			if !ok || len(opts) == 0 {
+				return bad("must be a non-empty array")
+			}
+			msgs := make([]string, len(opts))
+			for i, o := range opts {
+				ev, msg, err := enumEntry(o)
+				if err != nil {
+					return bad("%v", err)
+				}
+				n.enum = append(n.enum, ev)
+				msgs[i] = msg
+			}
+			// Worded as the reference validator words it, so diagnostics
+			// did not change when it left the binary.
+			if len(msgs) == 1 {
+				n.enumMsg = "value must be " + msgs[0]
+			} else {
+				n.enumMsg = "value must be one of " + strings.Join(msgs, ", ")
+			}
+		case "pattern":
+			p, ok := arg.(string)
+			if !ok {
+				return bad("must be a string")
+			}
+			re, err := regexp.Compile(p)
+			if err != nil {
+				return bad("%v", err)
+			}
+			n.pattern = re
+		case "minLength":
+			b, err := number(arg)
+			if err != nil || !b.isInt || b.i < 0 || b.i > 1<<31 {
+				return bad("must be a non-negative integer")
+			}
+			n.minLength = int(b.i)
+		case "minimum", "maximum":
+			b, err := number(arg)
+			if err != nil {
+				return bad("%v", err)
+			}
+			if kw == "minimum" {
+				n.minimum = b
+			} else {
+				n.maximum = b
+			}
+		default:
+			return bad("keyword %q is not implemented by jp-policy's schema validator; implement it (and its oracle test) before using it", kw)
+		}
+	}
+	return nil
+}
+
+func number(arg any) (*bound, error) {
+	num, ok := arg.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("must be a number")
+	}
+	r, ok := new(big.Rat).SetString(num.String())
+	if !ok {
+		return nil, fmt.Errorf("must be a number")
+	}
+	f, _ := r.Float64()
+	b := &bound{rat: r, f: f}
+	if r.IsInt() && r.Num().IsInt64() {
+		b.isInt, b.i = true, r.Num().Int64()
+	}
+	return b, nil
+}
+
+func enumEntry(o any) (enumValue, string, error) {
+	switch x := o.(type) {
+	case nil:
+		return enumValue{kind: "null"}, "<nil>", nil
+	case bool:
+		return enumValue{kind: "boolean", b: x}, fmt.Sprintf("%#v", x), nil
+	case string:
+		return enumValue{kind: "string", str: x}, fmt.Sprintf("%#v", x), nil
+	case json.Number:
+		b, err := number(x)
+		if err != nil {
+			return enumValue{}, "", err
+		}
+		return enumValue{kind: "number", num: b.rat}, x.String(), nil
+	}
+	return enumValue{}, "", fmt.Errorf("only null, boolean, string and number entries are supported")
+}
+
+// checkRefCycle refuses a chain of $refs that comes back to where it
+// started without descending into the instance: evaluating it would never
+// end.
+func checkRefCycle(n *schemaNode) error {
+	seen := map[*schemaNode]bool{}
+	for cur := n; cur != nil; cur = cur.ref {
+		if seen[cur] {
+			return &SchemaError{Loc: n.loc, Msg: "$ref cycle"}
+		}
+		seen[cur] = true
+	}
+	return nil
+}
+
+// findOwned derives the keys validation looks at from the schema itself;
+// a schema without the tool definitions it relies on is refused rather
+// than validating nothing.
+func (cs *compiledSchema) findOwned() error {
+	keys := func(n *schemaNode, what string) (map[string]bool, error) {
+		if n == nil || len(n.props) == 0 {
+			return nil, &SchemaError{Loc: "#", Msg: what + " must list its properties"}
+		}
+		out := make(map[string]bool, len(n.props))
+		for k := range n.props {
+			out[k] = true
+		}
+		return out, nil
+	}
+	var err error
+	if cs.owned.top, err = keys(cs.root, "the root"); err != nil {
+		return err
+	}
+	if cs.owned.tool, err = keys(cs.defs["tool"], "$defs/tool"); err != nil {
+		return err
+	}
+	cs.owned.defaults, err = keys(cs.defs["toolDefaults"], "$defs/toolDefaults")
+	return err
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// escapeToken escapes one JSON pointer token (RFC 6901).
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
