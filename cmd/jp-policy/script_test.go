@@ -78,13 +78,17 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// digestRE matches the artifact's input digest, the one value in a
-// compiled artifact that depends on where the script's $WORK is.
-var digestRE = regexp.MustCompile(`"digest": "[0-9a-f]{64}"`)
+// digestRE matches the artifact's input digest, and hashRE every other
+// SHA-256 in it (manifest and approvals hashes): the values that depend on
+// where the script's $WORK is, or on when an approval was recorded.
+var (
+	digestRE = regexp.MustCompile(`"digest": "[0-9a-f]{64}"`)
+	hashRE   = regexp.MustCompile(`": "[0-9a-f]{64}"`)
+)
 
 // cmdNormalize rewrites compiled files in place so they can be compared
 // with goldens: the script's $WORK (and its parent) becomes the literal
-// $WORK and input digests become <digest>.
+// $WORK, input digests become <digest> and other hashes <sha256>.
 //
 //	normalize FILE...
 func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
@@ -99,6 +103,7 @@ func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
 		// access), which is as random as $WORK itself.
 		data = strings.ReplaceAll(data, filepath.Dir(work), "$WORK/..")
 		data = digestRE.ReplaceAllString(data, `"digest": "<digest>"`)
+		data = hashRE.ReplaceAllString(data, `": "<sha256>"`)
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o644))
 	}
 }
