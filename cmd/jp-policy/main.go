@@ -75,6 +75,13 @@ func main() {
 
 // run parses args, runs the chosen command and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// exec is on the path of every tool call: skip kong's reflection when
+	// the line is one the fast parser fully understands.
+	if len(args) > 0 && args[0] == "exec" {
+		if c, ok := parseExecFast(args[1:]); ok {
+			return exitCode(c.Run(&Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr}), stderr)
+		}
+	}
 	var cli CLI
 	cli.Stdin, cli.Stdout, cli.Stderr = stdin, stdout, stderr
 	exited := false
