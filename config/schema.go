@@ -53,7 +53,10 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 			out = diag.List{{Pos: root.Pos, Severity: diag.Error, Rule: RuleSchema, Message: fmt.Sprintf("internal error: schema validation failed: %v", r)}}
 		}
 	}()
-	violations := cs.validate(ownedTree(cs, root))
+	// The whole document is evaluated: the schema leaves JP's other keys
+	// (system prompts, tool parameters) unconstrained, and the evaluator
+	// does not descend into keys no "properties" names.
+	violations := cs.validate(root)
 	if len(violations) == 0 {
 		return nil
 	}
@@ -69,61 +72,6 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 	}
 	sortDiags(out)
 	return out
-}
-
-// ownedTree is the document restricted to what the schema constrains, as a
-// tree sharing the original nodes: the same paths, so errors still map
-// back to positions.
-func ownedTree(cs *compiledSchema, root *tomlpos.Node) *tomlpos.Node {
-	owned := &cs.owned
-	if root.Kind != tomlpos.Table {
-		return root
-	}
-	top := tomlpos.NewTable(root.Pos)
-	for _, k := range root.Keys {
-		if owned.top[k] && k != "conversation" {
-			top.Set(k, root.Fields[k])
-		}
-	}
-	conv := root.Get("conversation")
-	if conv == nil {
-		return top
-	}
-	if conv.Kind != tomlpos.Table {
-		top.Set("conversation", conv)
-		return top
-	}
-	cm := tomlpos.NewTable(conv.Pos)
-	top.Set("conversation", cm)
-	tools := conv.Get("tools")
-	if tools == nil {
-		return top
-	}
-	if tools.Kind != tomlpos.Table {
-		cm.Set("tools", tools)
-		return top
-	}
-	tm := tomlpos.NewTable(tools.Pos)
-	cm.Set("tools", tm)
-	for _, name := range tools.Keys {
-		t := tools.Fields[name]
-		keep := owned.tool
-		if name == "*" {
-			keep = owned.defaults
-		}
-		if t.Kind != tomlpos.Table {
-			tm.Set(name, t)
-			continue
-		}
-		m := tomlpos.NewTable(t.Pos)
-		for _, k := range t.Keys {
-			if keep[k] {
-				m.Set(k, t.Fields[k])
-			}
-		}
-		tm.Set(name, m)
-	}
-	return top
 }
 
 // mapError turns one violation into diagnostics at the offending key or

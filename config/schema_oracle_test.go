@@ -112,9 +112,18 @@ func oraclePointer(p string) string {
 	return b.String()
 }
 
-// agree runs both validators on tree and reports any difference in the
-// verdict, in the leaf failures (instance pointer and keyword) and, where
-// both can word it the same, in the message.
+// comparablePointer is v's instance location as the oracle writes it:
+// the oracle leaves a key "" out of the pointer ("/tools//source" comes
+// out "/tools/source"), a bug of its own, so empty tokens are dropped here
+// for the comparison only.
+func comparablePointer(v schemaViolation) string {
+	return schemaViolation{Path: slices.DeleteFunc(slices.Clone(v.Path), func(s string) bool { return s == "" })}.Pointer()
+}
+
+// agree runs both validators on tree (a whole document, as the loader
+// validates it) and reports any difference in the verdict, in the leaf
+// failures (instance pointer and keyword) and, where both can word it the
+// same, in the message.
 func agree(t testing.TB, what string, tree *tomlpos.Node) {
 	cs, err := loadSchema()
 	if err != nil {
@@ -124,7 +133,7 @@ func agree(t testing.TB, what string, tree *tomlpos.Node) {
 	var got []string
 	gotMsg := map[string]string{}
 	for _, v := range cs.validate(tree) {
-		k := v.Pointer() + " " + v.Keyword
+		k := comparablePointer(v) + " " + v.Keyword
 		got = append(got, k)
 		gotMsg[k] = v.Message
 		if n, _ := tree.Lookup(v.Path); n != nil && (n.Kind == tomlpos.DateTime || n.Kind == tomlpos.Float && (math.IsNaN(n.Float) || math.IsInf(n.Float, 0))) {
@@ -146,17 +155,6 @@ func agree(t testing.TB, what string, tree *tomlpos.Node) {
 			t.Errorf("%s: %s: message %q, oracle %q", what, k, m, wantMsg[k])
 		}
 	}
-}
-
-// agreeDoc checks both the owned tree (what the loader validates) and the
-// whole document, which reaches more of the schema's root.
-func agreeDoc(t testing.TB, what string, root *tomlpos.Node) {
-	cs, err := loadSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	agree(t, what+" (owned)", ownedTree(cs, root))
-	agree(t, what+" (whole)", root)
 }
 
 // oracleDocs are documents beyond validateCases: edge cases of the
@@ -213,7 +211,7 @@ func TestValidatorAgreesWithOracle(t *testing.T) {
 		if err != nil {
 			return // syntax errors are the subject of other tests
 		}
-		agreeDoc(t, name, root)
+		agree(t, name, root)
 	}
 	for _, tc := range validateCases {
 		check(tc.name, "f.toml", []byte(tc.doc))
@@ -277,7 +275,7 @@ func FuzzSchemaOracle(f *testing.F) {
 		if err != nil {
 			return
 		}
-		agreeDoc(t, fmt.Sprintf("%q", data), root)
+		agree(t, fmt.Sprintf("%q", data), root)
 		// The diagnostics built from the result never hit validate's
 		// recover, which would report an internal error.
 		for _, d := range validate(root) {
@@ -339,7 +337,7 @@ func TestKeywordsAgreeWithOracle(t *testing.T) {
 		}
 		var got []string
 		for _, v := range cs.validate(root) {
-			got = append(got, v.Pointer()+" "+v.Keyword)
+			got = append(got, comparablePointer(v)+" "+v.Keyword)
 		}
 		slices.Sort(got)
 		var want []string

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,7 @@ x = 1
 	{"quoted key path", "conversation.tools.'a.b'.access.fs = [{ path = 1 }]\n", []string{"conversation.tools.'a.b'.access.fs[0].path: expected string, but got number"}},
 	{"top level not owned", "whatever = 1\nconversation.other = 2\n", nil},
 	{"extends string empty", "extends = [\"\"]\n", []string{"extends[0]: length must be >= 1, but got 0"}},
+	{"empty tool name", "conversation.tools.''.source = \"\"\n", []string{"f:1:32: error: conversation.tools.''.source: \"\" is not a valid tool source"}},
 	{"tools not a table", "conversation.tools = 1\n", []string{"conversation.tools: expected object, but got number"}},
 }
 
@@ -125,6 +127,38 @@ func TestValidate(t *testing.T) {
 					continue
 				}
 				rest = rest[i+len(w):]
+			}
+		})
+	}
+}
+
+// BenchmarkValidate validates one layer of 200 tools with 2 rules each,
+// valid and with one error in every tool.
+func BenchmarkValidate(b *testing.B) {
+	for _, bad := range []bool{false, true} {
+		var sb strings.Builder
+		for i := range 200 {
+			fmt.Fprintf(&sb, "[conversation.tools.tool_%03d]\nsource = \"local\"\nrun = \"ask\"\n", i)
+			fmt.Fprintf(&sb, "[[conversation.tools.tool_%03d.access.fs]]\npath = \"src/%d\"\nread = true\nwrite = true\n", i, i)
+			port := 443
+			if bad {
+				port = 0
+			}
+			fmt.Fprintf(&sb, "[[conversation.tools.tool_%03d.access.net]]\nhost = \"h.example\"\nport = %d\nallow = true\n", i, port)
+		}
+		root, err := tomlpos.ParseTOML("f", []byte(sb.String()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := "valid"
+		if bad {
+			name = "invalid"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if got := validate(root); len(got) != map[bool]int{false: 0, true: 200}[bad] {
+					b.Fatalf("%d diagnostics", len(got))
+				}
 			}
 		})
 	}

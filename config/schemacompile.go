@@ -78,10 +78,6 @@ type bound struct {
 type compiledSchema struct {
 	root *schemaNode
 	defs map[string]*schemaNode
-	// owned lists the keys the schema constrains at the top level, in a
-	// tool and in the '*' defaults; validation skips everything else (JP's
-	// system prompts and tool parameters are most of a real config).
-	owned struct{ top, tool, defaults map[string]bool }
 }
 
 // loadSchema compiles the embedded schema once, on first use: nothing of
@@ -134,11 +130,7 @@ func compileSchema(doc []byte) (*compiledSchema, error) {
 			return nil, err
 		}
 	}
-	cs := &compiledSchema{root: rn, defs: c.defs}
-	if err := cs.findOwned(); err != nil {
-		return nil, err
-	}
-	return cs, nil
+	return &compiledSchema{root: rn, defs: c.defs}, nil
 }
 
 // def compiles (or returns) the definition name; placeholders make
@@ -367,31 +359,6 @@ func checkRefCycle(n *schemaNode) error {
 		seen[cur] = true
 	}
 	return nil
-}
-
-// findOwned derives the keys validation looks at from the schema itself;
-// a schema without the tool definitions it relies on is refused rather
-// than validating nothing.
-func (cs *compiledSchema) findOwned() error {
-	keys := func(n *schemaNode, what string) (map[string]bool, error) {
-		if n == nil || len(n.props) == 0 {
-			return nil, &SchemaError{Loc: "#", Msg: what + " must list its properties"}
-		}
-		out := make(map[string]bool, len(n.props))
-		for k := range n.props {
-			out[k] = true
-		}
-		return out, nil
-	}
-	var err error
-	if cs.owned.top, err = keys(cs.root, "the root"); err != nil {
-		return err
-	}
-	if cs.owned.tool, err = keys(cs.defs["tool"], "$defs/tool"); err != nil {
-		return err
-	}
-	cs.owned.defaults, err = keys(cs.defs["toolDefaults"], "$defs/toolDefaults")
-	return err
 }
 
 func sortedKeys(m map[string]any) []string {

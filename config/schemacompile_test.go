@@ -61,14 +61,14 @@ func TestSchemaUsesOnlyImplementedKeywords(t *testing.T) {
 	}
 }
 
-// testSchema wraps a root "x" property schema and extra $defs in the
-// minimum the compiler accepts.
+// testSchema wraps a root "x" property schema and extra $defs in a
+// schema document.
 func testSchema(x, defs string) string {
 	if defs != "" {
 		defs = ", " + defs
 	}
 	return `{"$schema": "` + draft2020 + `", "type": "object", "properties": {"x": ` + x + `},
-	  "$defs": {"tool": {"properties": {"a": {}}}, "toolDefaults": {"properties": {"a": {}}}` + defs + `}}`
+	  "$defs": {"unused": {}` + defs + `}}`
 }
 
 func TestCompileRefuses(t *testing.T) {
@@ -106,8 +106,6 @@ func TestCompileRefuses(t *testing.T) {
 		{"not an object", `[]`, "#", "must be an object"},
 		{"not JSON", `{`, "#", "not JSON"},
 		{"trailing data", `{} {}`, "#", "trailing data"},
-		{"no tool def", `{"$schema": "` + draft2020 + `", "properties": {"x": {}}, "$defs": {"toolDefaults": {"properties": {"a": {}}}}}`, "#", "$defs/tool must list its properties"},
-		{"no root properties", `{"$schema": "` + draft2020 + `"}`, "#", "the root must list its properties"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
