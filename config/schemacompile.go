@@ -23,14 +23,14 @@ import (
 // draft2020 is the only dialect the compiler speaks.
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 
-// SchemaError reports a schema.json the compiler cannot interpret: a
+// schemaDocError reports a schema.json the compiler cannot interpret: a
 // keyword it does not implement or a malformed keyword value. Loc is the
 // JSON pointer of the offending keyword inside the schema document.
-type SchemaError struct {
+type schemaDocError struct {
 	Loc, Msg string
 }
 
-func (e *SchemaError) Error() string { return "schema.json " + e.Loc + ": " + e.Msg }
+func (e *schemaDocError) Error() string { return "schema.json " + e.Loc + ": " + e.Msg }
 
 // jsonTypes are the type names of JSON Schema's "type" keyword.
 var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
@@ -94,23 +94,23 @@ func compileSchema(doc []byte) (*compiledSchema, error) {
 	dec.UseNumber() // bounds stay exact decimals
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, &SchemaError{Loc: "#", Msg: "not JSON: " + err.Error()}
+		return nil, &schemaDocError{Loc: "#", Msg: "not JSON: " + err.Error()}
 	}
 	if dec.More() {
-		return nil, &SchemaError{Loc: "#", Msg: "trailing data after the schema"}
+		return nil, &schemaDocError{Loc: "#", Msg: "trailing data after the schema"}
 	}
 	root, ok := v.(map[string]any)
 	if !ok {
-		return nil, &SchemaError{Loc: "#", Msg: "the schema must be an object"}
+		return nil, &schemaDocError{Loc: "#", Msg: "the schema must be an object"}
 	}
 	if s, _ := root["$schema"].(string); s != draft2020 {
-		return nil, &SchemaError{Loc: "#/$schema", Msg: fmt.Sprintf("must be %q: other drafts have other semantics", draft2020)}
+		return nil, &schemaDocError{Loc: "#/$schema", Msg: fmt.Sprintf("must be %q: other drafts have other semantics", draft2020)}
 	}
 	c := &schemaCompiler{defs: map[string]*schemaNode{}}
 	if d, present := root["$defs"]; present {
 		dm, ok := d.(map[string]any)
 		if !ok {
-			return nil, &SchemaError{Loc: "#/$defs", Msg: "must be an object"}
+			return nil, &schemaDocError{Loc: "#/$defs", Msg: "must be an object"}
 		}
 		c.raw = dm
 		// Every definition is compiled, referenced or not, so that no
@@ -142,7 +142,7 @@ func (c *schemaCompiler) def(name string) (*schemaNode, error) {
 	loc := "#/$defs/" + name
 	raw, ok := c.raw[name].(map[string]any)
 	if !ok {
-		return nil, &SchemaError{Loc: loc, Msg: "missing, or not a schema object"}
+		return nil, &schemaDocError{Loc: loc, Msg: "missing, or not a schema object"}
 	}
 	n := &schemaNode{loc: loc, minLength: -1}
 	c.defs[name] = n
@@ -157,7 +157,7 @@ func (c *schemaCompiler) node(v any, loc string, root bool) (*schemaNode, error)
 	if !ok {
 		// Boolean schemas are valid JSON Schema but not in the subset
 		// (additionalProperties: false is handled by that keyword).
-		return nil, &SchemaError{Loc: loc, Msg: "subschema must be an object"}
+		return nil, &schemaDocError{Loc: loc, Msg: "subschema must be an object"}
 	}
 	n := &schemaNode{loc: loc, minLength: -1}
 	return n, c.fill(n, m, root)
@@ -167,7 +167,7 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error 
 	for _, kw := range sortedKeys(m) {
 		arg := m[kw]
 		loc := n.loc + "/" + escapeToken(kw)
-		bad := func(format string, a ...any) error { return &SchemaError{Loc: loc, Msg: fmt.Sprintf(format, a...)} }
+		bad := func(format string, a ...any) error { return &schemaDocError{Loc: loc, Msg: fmt.Sprintf(format, a...)} }
 		switch kw {
 		case "title", "description":
 			if _, ok := arg.(string); !ok {
@@ -354,7 +354,7 @@ func checkRefCycle(n *schemaNode) error {
 	seen := map[*schemaNode]bool{}
 	for cur := n; cur != nil; cur = cur.ref {
 		if seen[cur] {
-			return &SchemaError{Loc: n.loc, Msg: "$ref cycle"}
+			return &schemaDocError{Loc: n.loc, Msg: "$ref cycle"}
 		}
 		seen[cur] = true
 	}

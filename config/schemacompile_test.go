@@ -110,9 +110,9 @@ func TestCompileRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := compileSchema([]byte(tc.doc))
-			var se *SchemaError
+			var se *schemaDocError
 			if !errors.As(err, &se) {
-				t.Fatalf("err = %v, want a *SchemaError", err)
+				t.Fatalf("err = %v, want a *schemaDocError", err)
 			}
 			if !strings.HasPrefix(se.Loc, tc.loc) || !strings.Contains(se.Msg, tc.msg) {
 				t.Errorf("got %s, want at %s: %q", se, tc.loc, tc.msg)
