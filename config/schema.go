@@ -16,8 +16,6 @@ import (
 //go:embed schema.json
 var schemaJSON []byte
 
-const schemaURL = "https://github.com/jp-policy/jp-policy/schema/jp-config.json"
-
 // Rule IDs of the loader's diagnostics; lint documents them.
 const (
 	RuleSyntax     = "JP001" // TOML/JSON syntax

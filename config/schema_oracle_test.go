@@ -22,6 +22,9 @@ import (
 // schema.json itself (schemacompile.go), and these tests hold the two to
 // the same answers.
 
+// schemaURL is schema.json's $id.
+const schemaURL = "https://github.com/jp-policy/jp-policy/schema/jp-config.json"
+
 var oracleSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
@@ -86,14 +89,27 @@ func oracleLeaves(t testing.TB, tree *tomlpos.Node) ([]string, map[string]string
 			}
 			return
 		}
-		kw := e.KeywordLocation[strings.LastIndex(e.KeywordLocation, "/")+1:]
-		k := oraclePointer(e.InstanceLocation) + " " + kw
+		k := oracleKey(e)
 		out = append(out, k)
 		msgs[k] = e.Message
 	}
 	walk(ve)
 	slices.Sort(out)
 	return out, msgs
+}
+
+// oracleKey identifies a leaf failure of the oracle as "pointer keyword
+// location", location being the keyword's place in schema.json after
+// $refs are followed (as schemaViolation.Loc).
+func oracleKey(e *jsonschema.ValidationError) string {
+	kw := e.KeywordLocation[strings.LastIndex(e.KeywordLocation, "/")+1:]
+	_, frag, _ := strings.Cut(e.AbsoluteKeywordLocation, "#")
+	return oraclePointer(e.InstanceLocation) + " " + kw + " #" + oraclePointer(frag)
+}
+
+// violationKey is oracleKey for the validator.
+func violationKey(v schemaViolation) string {
+	return comparablePointer(v) + " " + v.Keyword + " " + v.Loc
 }
 
 // oraclePointer re-encodes the oracle's instance location, which it
@@ -133,7 +149,7 @@ func agree(t testing.TB, what string, tree *tomlpos.Node) {
 	var got []string
 	gotMsg := map[string]string{}
 	for _, v := range cs.validate(tree) {
-		k := comparablePointer(v) + " " + v.Keyword
+		k := violationKey(v)
 		got = append(got, k)
 		gotMsg[k] = v.Message
 		if n, _ := tree.Lookup(v.Path); n != nil && (n.Kind == tomlpos.DateTime || n.Kind == tomlpos.Float && (math.IsNaN(n.Float) || math.IsInf(n.Float, 0))) {
@@ -335,11 +351,13 @@ func TestKeywordsAgreeWithOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
+		var got, gotFull []string
 		for _, v := range cs.validate(root) {
-			got = append(got, comparablePointer(v)+" "+v.Keyword)
+			got = append(got, v.Pointer()+" "+v.Keyword)
+			gotFull = append(gotFull, violationKey(v))
 		}
 		slices.Sort(got)
+		slices.Sort(gotFull)
 		var want []string
 		var ve *jsonschema.ValidationError
 		if errors.As(oracle.Validate(oracleValue(root)), &ve) {
@@ -349,14 +367,14 @@ func TestKeywordsAgreeWithOracle(t *testing.T) {
 					walk(c)
 				}
 				if len(e.Causes) == 0 {
-					want = append(want, oraclePointer(e.InstanceLocation)+" "+e.KeywordLocation[strings.LastIndex(e.KeywordLocation, "/")+1:])
+					want = append(want, oracleKey(e))
 				}
 			}
 			walk(ve)
 		}
 		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s on %s: validator %q, oracle %q", tc.x, tc.doc, got, want)
+		if !slices.Equal(gotFull, want) {
+			t.Errorf("%s on %s: validator %q, oracle %q", tc.x, tc.doc, gotFull, want)
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s on %s: got %q, want %q", tc.x, tc.doc, got, tc.want)

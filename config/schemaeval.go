@@ -78,9 +78,8 @@ func (e *evaluator) child(s *schemaNode, v *tomlpos.Node, key string, idx int) {
 // reported for that schema: the rest would be noise about a value that is
 // already wrong.
 func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
-	t := jsonType(v)
 	if len(s.types) > 0 && !typeMatches(s.types, v) {
-		e.fail(s, "type", fmt.Sprintf("expected %s, but got %s", strings.Join(s.types, " or "), t), nil)
+		e.fail(s, "type", fmt.Sprintf("expected %s, but got %s", strings.Join(s.types, " or "), jsonType(v)), nil)
 		return
 	}
 	if s.enum != nil && !enumContains(s.enum, v) {
