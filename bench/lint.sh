@@ -4,17 +4,20 @@
 #
 #   bench/lint.sh [WORKSPACE]
 #
-# WORKSPACE defaults to JP's own config (../shared/fixtures/jp-upstream)
-# plus a second, generated workspace with access rules on every tool, so
-# both the loader and the rules are measured. Needs hyperfine
-# (apt-get install -y hyperfine).
+# It lints the bundled example workspace (examples/workspace, the one the
+# README walks through), WORKSPACE (default JP's own config,
+# ../shared/fixtures/jp-upstream: ~100 files through extends), and a
+# generated workspace with access rules on 40 tools, so both the loader
+# and the rules are measured. Installs hyperfine with apt-get if missing.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-command -v hyperfine >/dev/null || { echo "hyperfine not found: apt-get install -y hyperfine" >&2; exit 2; }
+if ! command -v hyperfine >/dev/null; then
+  apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
+fi
 
 (cd "$repo" && go build -o "$tmp/jp-policy" ./cmd/jp-policy)
 mkdir -p "$tmp/hello"
@@ -73,5 +76,6 @@ mkdir -p "$HOME"
 
 hyperfine --warmup 5 --min-runs 50 -N \
   --command-name hello-world "$tmp/hello-world" \
+  --command-name "lint example" "$tmp/jp-policy lint --workspace $repo/examples/workspace" \
   --command-name "lint jp-upstream" "$tmp/jp-policy lint --workspace $upstream" \
   --command-name "lint 40 tools" "$tmp/jp-policy lint --workspace $ws"
