@@ -2,8 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"sort"
 
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/diag"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -20,24 +20,10 @@ func init() {
 }
 
 func checkCommandArgs(p *pass) {
-	for _, t := range sortedTools(p.l) {
-		if t.Access == nil {
-			continue
+	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+		if err := policy.ValidateCommandArgs(c.Args); err != nil {
+			p.report(p.valueOf(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
+				"put \"**\" only at the end of an args prefix")
 		}
-		progs := make([]string, 0, len(t.Access.Commands))
-		for k := range t.Access.Commands {
-			progs = append(progs, k)
-		}
-		sort.Strings(progs)
-		for _, prog := range progs {
-			c := t.Access.Commands[prog]
-			if c == nil {
-				continue
-			}
-			if err := policy.ValidateCommandArgs(c.Args); err != nil {
-				p.report(p.valueOf(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
-					"put \"**\" only at the end of an args prefix")
-			}
-		}
-	}
+	})
 }

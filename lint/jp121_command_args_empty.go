@@ -2,8 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"sort"
 
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/diag"
 )
 
@@ -19,23 +19,12 @@ func init() {
 }
 
 func checkCommandArgsEmpty(p *pass) {
-	for _, t := range sortedTools(p.l) {
-		if t.Access == nil {
-			continue
+	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+		if c.Args == nil || len(c.Args) > 0 {
+			return
 		}
-		progs := make([]string, 0, len(t.Access.Commands))
-		for k := range t.Access.Commands {
-			progs = append(progs, k)
-		}
-		sort.Strings(progs)
-		for _, prog := range progs {
-			c := t.Access.Commands[prog]
-			if c == nil || c.Args == nil || len(c.Args) > 0 {
-				continue
-			}
-			p.report(p.valueOf(c.Keys, "args", c.Pos),
-				fmt.Sprintf("command %q of tool %q has args = [], so it can never be run", prog, t.Name),
-				"list the allowed argument prefixes, remove args to allow any, or remove the program")
-		}
-	}
+		p.report(p.valueOf(c.Keys, "args", c.Pos),
+			fmt.Sprintf("command %q of tool %q has args = [], so it can never be run", prog, t.Name),
+			"list the allowed argument prefixes, remove args to allow any, or remove the program")
+	})
 }

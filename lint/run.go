@@ -133,6 +133,26 @@ func sortedTools(l *config.Loaded) []*config.Tool {
 	return out
 }
 
+// eachCommand calls fn for every declared command rule, tools and
+// programs in name order, so findings come out in a stable order.
+func eachCommand(l *config.Loaded, fn func(t *config.Tool, prog string, c *config.CommandRule)) {
+	for _, t := range sortedTools(l) {
+		if t.Access == nil {
+			continue
+		}
+		progs := make([]string, 0, len(t.Access.Commands))
+		for k := range t.Access.Commands {
+			progs = append(progs, k)
+		}
+		sort.Strings(progs)
+		for _, prog := range progs {
+			if c := t.Access.Commands[prog]; c != nil {
+				fn(t, prog, c)
+			}
+		}
+	}
+}
+
 // keyPos returns the position of key inside a rule, or the rule's own
 // position when the key was not written (or positions are missing).
 func keyPos(keys config.Keys, key string, fallback diag.Position) diag.Position {
