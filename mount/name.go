@@ -23,6 +23,12 @@ func ResolveName(name, cwd, root string) (string, error) {
 		// neither can carry it faithfully.
 		return "", errorf(KindInvalidName, "mount name %q must be UTF-8 without control characters", name)
 	}
+	// The working directory may be spelt through a symlink ($PWD, or
+	// macOS's /tmp -> /private/tmp) while root is canonical: relate the
+	// two in canonical form, then apply NAME lexically as D43 says.
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
 	joined := name
 	if !filepath.IsAbs(name) {
 		joined = filepath.Join(cwd, name)
