@@ -54,6 +54,13 @@ func init() {
 			Generator:     "jp-policy " + version,
 		}, tool)
 		if err != nil {
+			// check's contract: a config that does not compile is a
+			// config error (2), never a denial (1).
+			var le *compiler.LintError
+			if errors.As(err, &le) {
+				printDiagnostics(g, le.Diagnostics)
+				return "", nil, fail(exitUsage, err)
+			}
 			if res == nil {
 				return "", nil, compileError(g, err)
 			}
