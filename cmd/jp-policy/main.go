@@ -73,6 +73,9 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// fullGrammar forces the whole CLI model; tests set it to compare.
+var fullGrammar = false
+
 // run parses args, runs the chosen command and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// exec is on the path of every tool call: skip kong's reflection when
@@ -83,9 +86,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	var cli CLI
-	cli.Stdin, cli.Stdout, cli.Stderr = stdin, stdout, stderr
+	var grammar any = &cli
+	globals := &cli.Globals
+	if len(args) > 0 && !fullGrammar {
+		if g, gl, ok := commandGrammar(args[0]); ok {
+			grammar, globals = g, gl
+		}
+	}
+	globals.Stdin, globals.Stdout, globals.Stderr = stdin, stdout, stderr
 	exited := false
-	parser, err := kong.New(&cli,
+	parser, err := kong.New(grammar,
 		kong.Name("jp-policy"),
 		kong.Description("Check, compile and enforce the tool access policy of the JP assistant CLI."),
 		kong.UsageOnError(),
@@ -106,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "jp-policy: %v\n", err)
 		return exitUsage
 	}
-	err = ctx.Run(&cli.Globals)
+	err = ctx.Run(globals)
 	if exited {
 		return code
 	}
