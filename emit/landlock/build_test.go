@@ -11,19 +11,7 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, sc := range emittest.Scenarios(t) {
-		t.Run(sc.Name, func(t *testing.T) {
-			m, err := Build(sc.Tool)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := json.MarshalIndent(m, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			emittest.Golden(t, sc.Name+".json", sc.Root, append(b, '\n'))
-		})
-	}
+	emittest.GoldenJSON(t, Build)
 }
 
 // Build is a pure function of the tool and the tree: two builds, with the

@@ -2,6 +2,7 @@ package emittest
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -133,5 +134,23 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// GoldenJSON builds every scenario with build and compares the indented
+// JSON of the result with testdata/<scenario>.json.
+func GoldenJSON[M any](t *testing.T, build func(emit.Tool) (M, error)) {
+	for _, sc := range Scenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			m, err := build(sc.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.MarshalIndent(m, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			Golden(t, sc.Name+".json", sc.Root, append(b, '\n'))
+		})
 	}
 }
