@@ -79,6 +79,17 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	root := l.Root
+	store, apath, diags, err := openApprovals(&opts, root)
+	if err != nil {
+		return nil, err
+	}
+	findings := runLint(l, store, apath, &opts)
+	diags = append(diags, findings...)
+	if diag.List(diags).HasErrors() {
+		sortDiags(diags)
+		return nil, &LintError{Diagnostics: diags}
+	}
+
 	if opts.prepareOut {
 		// The Landlock split lists the directories it splits, and the
 		// output directory sits inside the workspace: create it before
@@ -91,16 +102,6 @@ func Build(opts Options) (*Result, error) {
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, err
 		}
-	}
-	store, apath, diags, err := openApprovals(&opts, root)
-	if err != nil {
-		return nil, err
-	}
-	findings := runLint(l, store, apath, &opts)
-	diags = append(diags, findings...)
-	if diag.List(diags).HasErrors() {
-		sortDiags(diags)
-		return nil, &LintError{Diagnostics: diags}
 	}
 
 	names := localTools(l)
