@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/launcher"
 )
 
 // readmeStep is one command of a README block and what it must print.
@@ -105,6 +107,10 @@ func runReadme(t *testing.T, steps []readmeStep) {
 			continue
 		}
 		if s.onlyOS != "" && s.onlyOS != runtime.GOOS {
+			continue
+		}
+		if len(s.args) > 0 && s.args[0] == "exec" && runtime.GOOS == "linux" && launcher.KernelABI() < 6 && !strings.Contains(strings.Join(s.args, " "), "--dry-run") {
+			t.Logf("README.md:%d: skipped, the kernel lacks Landlock ABI 6 (exec refuses, as it must)", s.line)
 			continue
 		}
 		cmd := exec.Command(bin, s.args...)
