@@ -125,10 +125,14 @@ func netRules(a *config.Access, origins []artifact.RuleOrigin) ([]policy.NetRule
 		return policy.Default().Net, origins
 	}
 	out := make([]policy.NetRule, 0, len(a.Net))
+	start := len(origins)
 	for _, r := range a.Net {
 		host, err := policy.NormalizeHost(r.Host)
 		if err != nil {
-			continue // lint reported it as an error already
+			// Lint stops compile on this (JP111), so this is defence in
+			// depth: dropping one rule could drop a deny and widen access,
+			// so an unreadable list denies all network instead.
+			return policy.Default().Net, origins[:start]
 		}
 		nr := policy.NetRule{Host: host, Scheme: r.Scheme, PathPrefix: r.PathPrefix, Allow: r.Allow != nil && *r.Allow}
 		if r.Port != nil {
