@@ -140,11 +140,11 @@ func TestBuildRulesetMasksByKind(t *testing.T) {
 	if len(rs.paths) != 2 {
 		t.Fatalf("%d rules, want 2 (the optional missing path skipped)", len(rs.paths))
 	}
-	if rs.paths[0].allowed != fsReadDir|fsMakeReg {
-		t.Errorf("dir rule %#x: ABI 1 must drop refer", rs.paths[0].allowed)
+	if rs.paths[0].AllowedAccess != fsReadDir|fsMakeReg {
+		t.Errorf("dir rule %#x: ABI 1 must drop refer", rs.paths[0].AllowedAccess)
 	}
-	if rs.paths[1].allowed != fsReadFile {
-		t.Errorf("file rule %#x: directory rights and truncate (ABI 3) must go", rs.paths[1].allowed)
+	if rs.paths[1].AllowedAccess != fsReadFile {
+		t.Errorf("file rule %#x: directory rights and truncate (ABI 3) must go", rs.paths[1].AllowedAccess)
 	}
 	m.FS[2].Optional = false
 	if _, err := buildRuleset(m, m.FS, 7); err == nil || !strings.Contains(err.Error(), "fs[2]") {

@@ -6,55 +6,35 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"unsafe"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
-// Kernel ABI structs. The launcher speaks to Landlock with raw syscalls
-// so it can restrict only the thread that will execve (see Exec); the
-// shapes are those of <linux/landlock.h>.
-type rulesetAttr struct {
-	handledFS  uint64
-	handledNet uint64
-	scoped     uint64
-}
-
-// pathBeneathAttr is packed in the kernel (12 bytes); Go pads it to 16,
-// which is harmless because the kernel copies only its own size.
-type pathBeneathAttr struct {
-	allowed  uint64
-	parentFd int32
-}
-
-type netPortAttr struct {
-	allowed uint64
-	port    uint64
-}
-
-const (
-	ruleTypePathBeneath = 1
-	ruleTypeNetPort     = 2
-)
+// The launcher talks to Landlock through go-landlock's low-level syscall
+// package rather than its high-level API: the high-level API restricts
+// every thread of the process, while the launcher restricts only the
+// locked thread that will execve (see Exec), which is all the child
+// inherits.
 
 // KernelABI returns the running kernel's Landlock ABI version, 0 when
 // Landlock is missing or disabled.
 func KernelABI() int {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 {
+	v, err := llsyscall.LandlockGetABIVersion()
+	if err != nil {
 		return 0
 	}
-	return int(v)
+	return v
 }
 
 // ruleset is a Landlock ruleset resolved against this machine: every
 // path opened, every right masked to what the kernel knows. Building it
 // touches the filesystem; applying it is only syscalls.
 type ruleset struct {
-	attr  rulesetAttr
-	paths []pathBeneathAttr
-	ports []netPortAttr
+	attr  llsyscall.RulesetAttr
+	paths []llsyscall.PathBeneathAttr
+	ports []llsyscall.NetPortAttr
 	// clauses[i] names the clause of paths[i], for error messages.
 	clauses []string
 }
@@ -83,8 +63,8 @@ func (e *PathError) Unwrap() error { return e.Err }
 // compile time, so a symlink in them now means the tree changed under the
 // artifact and is refused rather than followed.
 func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*ruleset, error) {
-	rs := &ruleset{attr: rulesetAttr{handledFS: fsRightsFor(abi)}}
-	if rs.attr.handledFS == 0 {
+	rs := &ruleset{attr: llsyscall.RulesetAttr{HandledAccessFS: fsRightsFor(abi)}}
+	if rs.attr.HandledAccessFS == 0 {
 		return nil, nil // no Landlock: the caller only gets here with --best-effort
 	}
 	add := func(r landlock.PathRule, follow bool) error {
@@ -92,7 +72,7 @@ func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*rules
 		if err != nil {
 			return err
 		}
-		mask &= rs.attr.handledFS
+		mask &= rs.attr.HandledAccessFS
 		if mask == 0 {
 			return nil
 		}
@@ -115,7 +95,7 @@ func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*rules
 			unix.Close(fd)
 			return nil
 		}
-		rs.paths = append(rs.paths, pathBeneathAttr{allowed: mask, parentFd: int32(fd)})
+		rs.paths = append(rs.paths, llsyscall.PathBeneathAttr{AllowedAccess: mask, ParentFd: fd})
 		rs.clauses = append(rs.clauses, r.Clause)
 		return nil
 	}
@@ -132,20 +112,20 @@ func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*rules
 		}
 	}
 	if m.Net.Restrict {
-		rs.attr.handledNet = netRightsFor(abi)
+		rs.attr.HandledAccessNet = netRightsFor(abi)
 	}
-	if rs.attr.handledNet != 0 {
+	if rs.attr.HandledAccessNet != 0 {
 		for _, p := range m.Net.ConnectTCP {
-			rs.ports = append(rs.ports, netPortAttr{allowed: netConnectTCP, port: uint64(p)})
+			rs.ports = append(rs.ports, llsyscall.NetPortAttr{AllowedAccess: netConnectTCP, Port: uint64(p)})
 		}
 		for _, p := range m.Net.BindTCP {
-			rs.ports = append(rs.ports, netPortAttr{allowed: netBindTCP, port: uint64(p)})
+			rs.ports = append(rs.ports, llsyscall.NetPortAttr{AllowedAccess: netBindTCP, Port: uint64(p)})
 		}
 	}
 	for _, s := range m.Scope {
-		rs.attr.scoped |= scopeByName[s]
+		rs.attr.Scoped |= scopeByName[s]
 	}
-	rs.attr.scoped &= scopesFor(abi)
+	rs.attr.Scoped &= scopesFor(abi)
 	return rs, nil
 }
 
@@ -169,7 +149,7 @@ func openPath(p string, follow bool) (int, error) {
 
 func (rs *ruleset) close() {
 	for _, p := range rs.paths {
-		unix.Close(int(p.parentFd))
+		unix.Close(p.ParentFd)
 	}
 	rs.paths = nil
 }
@@ -179,26 +159,25 @@ func (rs *ruleset) close() {
 // until it execs.
 func (rs *ruleset) restrictThread() error {
 	defer rs.close()
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET,
-		uintptr(unsafe.Pointer(&rs.attr)), unsafe.Sizeof(rs.attr), 0)
-	if errno != 0 {
-		return fmt.Errorf("landlock_create_ruleset: %w", errno)
+	fd, err := llsyscall.LandlockCreateRuleset(&rs.attr, 0)
+	if err != nil {
+		return fmt.Errorf("landlock_create_ruleset: %w", err)
 	}
-	defer unix.Close(int(fd))
+	defer unix.Close(fd)
 	for i := range rs.paths {
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, ruleTypePathBeneath,
-			uintptr(unsafe.Pointer(&rs.paths[i])), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("landlock_add_rule %s: %w", rs.clauses[i], errno)
+		if err := llsyscall.LandlockAddPathBeneathRule(fd, &rs.paths[i], 0); err != nil {
+			return fmt.Errorf("landlock_add_rule %s: %w", rs.clauses[i], err)
 		}
 	}
 	for i := range rs.ports {
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, ruleTypeNetPort,
-			uintptr(unsafe.Pointer(&rs.ports[i])), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("landlock_add_rule net port %d: %w", rs.ports[i].port, errno)
+		if err := llsyscall.LandlockAddNetPortRule(fd, &rs.ports[i], 0); err != nil {
+			return fmt.Errorf("landlock_add_rule net port %d: %w", rs.ports[i].Port, err)
 		}
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	// LandlockRestrictSelf acts on the calling thread only (unlike the
+	// AllThreads variants), which is the point.
+	if err := llsyscall.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}
 	return nil
 }

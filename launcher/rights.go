@@ -4,34 +4,35 @@ import (
 	"fmt"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// Landlock access bits, as in <linux/landlock.h>. They are repeated here
-// rather than taken from golang.org/x/sys/unix so that the planning code
-// (and its tests) stays platform-neutral.
+// Landlock access bits, from go-landlock's syscall package (whose
+// constants build on every platform, so the planning code and its tests
+// stay platform-neutral).
 const (
-	fsExecute    uint64 = 1 << 0
-	fsWriteFile  uint64 = 1 << 1
-	fsReadFile   uint64 = 1 << 2
-	fsReadDir    uint64 = 1 << 3
-	fsRemoveDir  uint64 = 1 << 4
-	fsRemoveFile uint64 = 1 << 5
-	fsMakeChar   uint64 = 1 << 6
-	fsMakeDir    uint64 = 1 << 7
-	fsMakeReg    uint64 = 1 << 8
-	fsMakeSock   uint64 = 1 << 9
-	fsMakeFifo   uint64 = 1 << 10
-	fsMakeBlock  uint64 = 1 << 11
-	fsMakeSym    uint64 = 1 << 12
-	fsRefer      uint64 = 1 << 13 // ABI 2
-	fsTruncate   uint64 = 1 << 14 // ABI 3
-	fsIoctlDev   uint64 = 1 << 15 // ABI 5
+	fsExecute    uint64 = llsyscall.AccessFSExecute
+	fsWriteFile  uint64 = llsyscall.AccessFSWriteFile
+	fsReadFile   uint64 = llsyscall.AccessFSReadFile
+	fsReadDir    uint64 = llsyscall.AccessFSReadDir
+	fsRemoveDir  uint64 = llsyscall.AccessFSRemoveDir
+	fsRemoveFile uint64 = llsyscall.AccessFSRemoveFile
+	fsMakeChar   uint64 = llsyscall.AccessFSMakeChar
+	fsMakeDir    uint64 = llsyscall.AccessFSMakeDir
+	fsMakeReg    uint64 = llsyscall.AccessFSMakeReg
+	fsMakeSock   uint64 = llsyscall.AccessFSMakeSock
+	fsMakeFifo   uint64 = llsyscall.AccessFSMakeFifo
+	fsMakeBlock  uint64 = llsyscall.AccessFSMakeBlock
+	fsMakeSym    uint64 = llsyscall.AccessFSMakeSym
+	fsRefer      uint64 = llsyscall.AccessFSRefer    // ABI 2
+	fsTruncate   uint64 = llsyscall.AccessFSTruncate // ABI 3
+	fsIoctlDev   uint64 = llsyscall.AccessFSIoctlDev // ABI 5
 
-	netBindTCP    uint64 = 1 << 0 // ABI 4
-	netConnectTCP uint64 = 1 << 1 // ABI 4
+	netBindTCP    uint64 = llsyscall.AccessNetBindTCP    // ABI 4
+	netConnectTCP uint64 = llsyscall.AccessNetConnectTCP // ABI 4
 
-	scopeAbstractUnix uint64 = 1 << 0 // ABI 6
-	scopeSignal       uint64 = 1 << 1 // ABI 6
+	scopeAbstractUnix uint64 = llsyscall.ScopeAbstractUnixSocket // ABI 6
+	scopeSignal       uint64 = llsyscall.ScopeSignal             // ABI 6
 )
 
 // fileRights are the only rights the kernel accepts on a rule whose path
