@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"runtime"
-	"unsafe"
 
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
 	"github.com/jp-policy/jp-policy/emit/internal/emittest"
@@ -75,21 +75,20 @@ func runChild(specPath string) int {
 const allFS = 1<<16 - 1
 
 func kernelABI() int {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 {
+	v, err := llsyscall.LandlockGetABIVersion()
+	if err != nil {
 		return 0
 	}
-	return int(v)
+	return v
 }
 
 func restrictThread(grants []PathRule) error {
-	// The ABI 1 shape of struct landlock_ruleset_attr: fs rights only.
-	attr := struct{ handledFS uint64 }{allFS}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
-	if errno != 0 {
-		return fmt.Errorf("create_ruleset: %w", errno)
+	attr := llsyscall.RulesetAttr{HandledAccessFS: allFS}
+	fd, err := llsyscall.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return fmt.Errorf("create_ruleset: %w", err)
 	}
-	defer unix.Close(int(fd))
+	defer unix.Close(fd)
 	for _, g := range grants {
 		r, unknown := ParseRights(g.Access)
 		if len(unknown) > 0 {
@@ -102,20 +101,19 @@ func restrictThread(grants []PathRule) error {
 			}
 			return fmt.Errorf("%s: %w", g.Path, err)
 		}
-		pb := unix.LandlockPathBeneathAttr{Allowed_access: uint64(r), Parent_fd: int32(pfd)}
-		_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&pb)), 0, 0, 0)
+		err = llsyscall.LandlockAddPathBeneathRule(fd, &llsyscall.PathBeneathAttr{AllowedAccess: uint64(r), ParentFd: pfd}, 0)
 		unix.Close(pfd)
-		if errno != 0 {
+		if err != nil {
 			// EINVAL here means a directory right on a non-directory:
 			// the split must never produce that.
-			return fmt.Errorf("add_rule %s %v: %w", g.Path, g.Access, errno)
+			return fmt.Errorf("add_rule %s %v: %w", g.Path, g.Access, err)
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return fmt.Errorf("restrict_self: %w", errno)
+	if err := llsyscall.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("restrict_self: %w", err)
 	}
 	return nil
 }
