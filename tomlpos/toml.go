@@ -47,7 +47,7 @@ func (b *builder) build() (*Node, error) {
 		var err error
 		switch e.Kind {
 		case unstable.KeyValue:
-			err = b.keyValue(cur, e)
+			err = b.keyValue(cur, e, originDotted)
 		case unstable.Table, unstable.ArrayTable:
 			cur, err = b.header(root, e)
 		}
@@ -155,7 +155,13 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 	return nil, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
 }
 
-func (b *builder) keyValue(t *Node, e *unstable.Node) error {
+// keyValue adds `key = value` to t. origin says where the pair stands:
+// at table level (originDotted) or inside an inline table (originInline);
+// intermediate tables a dotted key creates get that origin. The rules
+// differ only in which existing tables a dotted key may extend: at table
+// level only tables dotted keys made (TOML 1.0: not a [table], not an
+// inline table); inside an inline table, any table of that inline table.
+func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) error {
 	parts := keyParts(e)
 	if len(parts) == 0 {
 		return b.errAt(0, "empty key")
@@ -164,13 +170,13 @@ func (b *builder) keyValue(t *Node, e *unstable.Node) error {
 		existing := t.Fields[kp.name]
 		switch {
 		case existing == nil:
-			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: originDotted}
+			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: origin}
 			t.set(kp.name, n)
 			t = n
-		case existing.Kind == Table && existing.origin == originDotted:
-			// Dotted keys may only extend tables that dotted keys made
-			// (TOML 1.0): not a [table], and not an inline table.
+		case existing.Kind == Table && (origin == originInline || existing.origin == originDotted):
 			t = existing
+		case origin == originInline:
+			return b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
 		default:
 			return b.errAt(kp.off, "key %q is already defined", kp.name)
 		}
@@ -266,7 +272,7 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 			}
 			// Keys inside an inline table may be dotted; those tables are
 			// frozen with it, but while building we allow filling them.
-			if err := b.inlineKeyValue(n, c); err != nil {
+			if err := b.keyValue(n, c, originInline); err != nil {
 				return nil, err
 			}
 		}
@@ -274,37 +280,6 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 		return nil, b.errAt(off, "unsupported value")
 	}
 	return n, nil
-}
-
-func (b *builder) inlineKeyValue(t *Node, e *unstable.Node) error {
-	parts := keyParts(e)
-	if len(parts) == 0 {
-		return b.errAt(0, "empty key")
-	}
-	for _, kp := range parts[:len(parts)-1] {
-		existing := t.Fields[kp.name]
-		switch {
-		case existing == nil:
-			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: originInline}
-			t.set(kp.name, n)
-			t = n
-		case existing.Kind == Table:
-			t = existing
-		default:
-			return b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
-		}
-	}
-	last := parts[len(parts)-1]
-	if _, dup := t.Fields[last.name]; dup {
-		return b.errAt(last.off, "key %q is already defined", last.name)
-	}
-	v, err := b.value(e.Value(), b.valueStart(last.end))
-	if err != nil {
-		return err
-	}
-	v.KeyPos = b.li.pos(last.off)
-	t.set(last.name, v)
-	return nil
 }
 
 // nestedArrayStart guesses where an array inside an array starts: the `[`
