@@ -147,9 +147,13 @@ func HashFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return SHA256Hex(b), nil
 }
+
+// HashEnv is how an "env" input records a variable's value: the compiler
+// hashes what it read, the launcher what it is given, and the two must
+// agree.
+func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
 
 // Digest computes the artifact digest over its inputs, independent of
 // their order.

@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,8 +39,7 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		add(artifact.Input{Kind: "candidate", Path: c})
 	}
 	for name, v := range l.Env {
-		sum := sha256.Sum256([]byte(v))
-		add(artifact.Input{Kind: "env", Path: name, SHA256: hex.EncodeToString(sum[:])})
+		add(artifact.Input{Kind: "env", Path: name, SHA256: artifact.HashEnv(v)})
 	}
 	if approvalsPath == "" {
 		// Without .jp/.id there is no approvals store; its appearance

@@ -1,11 +1,10 @@
 package launcher
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/emit/landlock"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -17,8 +16,7 @@ func envInputHash(name string) string {
 	if !ok {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(v))
-	return hex.EncodeToString(sum[:])
+	return artifact.HashEnv(v)
 }
 
 // envAllowed decides one variable name against the manifest's allowlist:

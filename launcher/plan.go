@@ -2,11 +2,12 @@ package launcher
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/landlock"
 	"github.com/jp-policy/jp-policy/emit/winjob"
@@ -85,23 +86,16 @@ func (d Degradation) String() string {
 	return fmt.Sprintf("%s (%s) needs Landlock ABI %d", d.Clause.ID, d.Clause.What, d.Need)
 }
 
-// FindWorkspace returns the nearest ancestor of dir (or dir) that holds a
-// .jp directory, or dir itself when none does.
+// FindWorkspace returns the workspace root config.FindRoot finds from dir
+// (canonical, as the compiler records it), or dir itself when no ancestor
+// holds a .jp directory, so the caller can say where it looked.
 func FindWorkspace(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
+	root, err := config.FindRoot(dir)
+	var none *config.NoWorkspaceError
+	if errors.As(err, &none) {
+		return filepath.Abs(dir)
 	}
-	for d := abs; ; {
-		if fi, err := os.Stat(filepath.Join(d, ".jp")); err == nil && fi.IsDir() {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs, nil
-		}
-		d = parent
-	}
+	return root, err
 }
 
 // ArtifactPath returns the artifact path opts names.

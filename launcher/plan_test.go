@@ -281,7 +281,8 @@ func TestPrepareFromArtifact(t *testing.T) {
 }
 
 func TestFindWorkspace(t *testing.T) {
-	ws := t.TempDir()
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
 	deep := filepath.Join(ws, "a", "b")
 	must(t, os.MkdirAll(filepath.Join(ws, ".jp"), 0o755))
 	must(t, os.MkdirAll(deep, 0o755))
