@@ -5,15 +5,17 @@ import (
 	"strings"
 )
 
-// parseExecFast parses `jp-policy exec` arguments without kong. kong
-// builds its model of the whole CLI by reflection before it reads an
-// argument (about 1–2 ms, BenchmarkKongExecParse), and exec is on the path
-// of every tool call. It accepts only the plain shapes it understands in
-// full: known flags (--flag, --flag=value, --flag value, -t/-w value),
-// then "--", then a non-empty command. Anything else (help, an unknown or
-// repeated flag, a conflict, a missing value) returns false and kong
-// parses the line, so kong stays the one source of help and error
-// messages. TestExecFastMatchesKong keeps the two parsers in agreement.
+// parseExecFast parses `jp-policy exec` arguments without kong. exec is on
+// the path of every tool call, and kong builds its model by reflection
+// before it reads an argument: 0.19 ms and 1,171 allocations even over the
+// one-command grammar (BenchmarkKongReducedExecParse), against 0.1 µs here
+// (BenchmarkExecFastParse). It accepts only the plain shapes it
+// understands in full: known flags (--flag, --flag=value, --flag value,
+// -t/-w value), then "--", then a non-empty command. Anything else (help,
+// an unknown or repeated flag, a conflict, a missing value) returns false
+// and kong parses the line, so kong stays the one source of help and
+// error messages. TestExecFastMatchesKong keeps the two parsers in
+// agreement.
 func parseExecFast(args []string) (*ExecCmd, bool) {
 	c := &ExecCmd{}
 	seen := map[string]bool{}
