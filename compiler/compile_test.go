@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,4 +245,35 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Every symlink a rule path went through is an input: retargeting an
+// in-workspace alias, or a link inside an approved target's chain, makes
+// the artifact stale.
+func TestInputsFollowTheCanonicaliser(t *testing.T) {
+	root, opts := testWorkspace(t, map[string]string{
+		".jp/config.toml": "[conversation.tools.t]\nsource = \"local\"\ncommand = \"true\"\n\n[[conversation.tools.t.access.fs]]\npath = \"alias/sub\"\nread = true\n",
+		"src/sub/f":       "x",
+		"docs/sub/f":      "y",
+	})
+	if err := os.Symlink("src", filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := artifact.Verify(res.Artifact); err != nil {
+		t.Fatalf("fresh artifact is stale: %v", err)
+	}
+	if got := res.Artifact.Tools["t"].Access.FS[0].LexicalPath; got != "src/sub" {
+		t.Fatalf("rule bound to %q, want the canonical src/sub", got)
+	}
+	os.Remove(filepath.Join(root, "alias"))
+	if err := os.Symlink("docs", filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	if err := artifact.Verify(res.Artifact); !errors.Is(err, artifact.ErrStale) {
+		t.Fatalf("retargeted alias: Verify = %v, want stale", err)
+	}
 }

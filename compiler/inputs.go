@@ -1,20 +1,19 @@
 package compiler
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // collectInputs lists everything the compiled result depends on, so exec
 // can tell a stale artifact by hashing files instead of loading config:
 // every layer read, every candidate layer that was absent, every symlink a
-// rule path crosses (a retarget must invalidate), the approvals store,
-// and the JP_CFG_* variables.
+// rule path crossed as the canonicaliser resolved it (a retarget must
+// invalidate), the approvals store, and the JP_CFG_* variables.
 func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath string) ([]artifact.Input, error) {
 	seen := map[string]bool{}
 	var ins []artifact.Input
@@ -55,7 +54,17 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 
 	for _, rules := range bound {
 		for _, br := range rules {
-			for _, link := range symlinksOn(l.Root, br.Src.Path) {
+			links := br.Bound.Links
+			if br.Drop {
+				// A broken external link: when it is mended, the rule it
+				// drops comes back, so its appearance must be a change.
+				if lex, err := policy.LexicalRel(br.Src.Path); err == nil {
+					links = []string{filepath.Join(l.Root, filepath.FromSlash(lex))}
+				}
+			}
+			for _, link := range links {
+				// The link's full resolution: a change anywhere along the
+				// chain changes it.
 				target, err := filepath.EvalSymlinks(link)
 				if err != nil {
 					target = ""
@@ -71,34 +80,4 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		return ins[i].Path < ins[j].Path
 	})
 	return ins, nil
-}
-
-// symlinksOn returns the absolute paths of the symlinks met while walking
-// a rule path component by component from the root. It only records what
-// exists; the decision about where the rule lands was made by BindRule.
-func symlinksOn(root, rulePath string) []string {
-	var links []string
-	cur := root
-	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rulePath)), "/") {
-		if part == "" || part == "." {
-			continue
-		}
-		if part == ".." {
-			return links
-		}
-		cur = filepath.Join(cur, part)
-		fi, err := os.Lstat(cur)
-		if err != nil {
-			return links
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			links = append(links, cur)
-			resolved, err := filepath.EvalSymlinks(cur)
-			if err != nil {
-				return links
-			}
-			cur = resolved
-		}
-	}
-	return links
 }

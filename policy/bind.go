@@ -26,6 +26,8 @@ type Bound struct {
 	Abs      string
 	Kind     BoundKind
 	External bool
+	// Links are the symlinks the binding went through (Resolved.Links).
+	Links []string
 }
 
 // BindRule canonicalises one fs rule path as written in config (RFD 076
@@ -78,7 +80,7 @@ func BindRule(root, path string, external bool) (Bound, error) {
 		if r.Inside {
 			return Bound{}, &RuleError{Kind: RuleExternalInsideWorkspace, Path: path, Msg: "external = true, but the path resolves inside the workspace (to " + displayPath(r.Rel) + "); remove external"}
 		}
-		return Bound{Lexical: lex, Abs: r.Abs, Kind: statKind(r.Abs), External: true}, nil
+		return Bound{Lexical: lex, Abs: r.Abs, Kind: statKind(r.Abs), External: true, Links: r.Links}, nil
 	}
 	if !r.Inside {
 		return Bound{}, &RuleError{Kind: RuleNotWorkspaceRelative, Path: path, Msg: "the rule path resolves outside the workspace (to " + r.Abs + "); mark it external = true to mount it"}
@@ -87,7 +89,7 @@ func BindRule(root, path string, external bool) (Bound, error) {
 	if r.Exists {
 		k = statKind(r.Abs)
 	}
-	return Bound{Lexical: r.Rel, Abs: r.Abs, Kind: k}, nil
+	return Bound{Lexical: r.Rel, Abs: r.Abs, Kind: k, Links: r.Links}, nil
 }
 
 func statKind(abs string) BoundKind {

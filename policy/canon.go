@@ -30,6 +30,11 @@ type Resolved struct {
 	Inside bool
 	// Exists reports whether Abs exists (no missing suffix).
 	Exists bool
+	// Links lists, in the order they were followed, the absolute paths of
+	// the symlinks the resolution went through: what a recorded decision
+	// depends on besides the path itself (the compiler hashes them, so a
+	// retarget makes the artifact stale).
+	Links []string
 }
 
 // Canonicalize evaluates a workspace-relative target path against root,
@@ -59,11 +64,11 @@ func resolveLexical(root, lex, input string) (Resolved, error) {
 		return Resolved{}, &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root must be an absolute path"}
 	}
 	root = filepath.Clean(root)
-	abs, exists, perr := walk(root, lex, input)
+	abs, exists, links, perr := walk(root, lex, input)
 	if perr != nil {
 		return Resolved{}, perr
 	}
-	r := Resolved{Lexical: lex, Abs: abs, Exists: exists}
+	r := Resolved{Lexical: lex, Abs: abs, Exists: exists, Links: links}
 	if hasPathPrefix(abs, root) {
 		r.Inside = true
 		rel := strings.TrimLeft(abs[len(root):], string(filepath.Separator))
@@ -73,11 +78,12 @@ func resolveLexical(root, lex, input string) (Resolved, error) {
 }
 
 // walk resolves lex (slash-separated, normal) beneath root.
-func walk(root, lex, input string) (string, bool, *PathError) {
+func walk(root, lex, input string) (string, bool, []string, *PathError) {
 	cur := root
 	if lex == "" {
-		return cur, true, nil
+		return cur, true, nil, nil
 	}
+	var links []string
 	// queue holds components still to visit; the first fromLink of them
 	// came out of symlink targets. Links are expanded by prepending their
 	// target's components, so link-derived components always lead.
@@ -110,7 +116,7 @@ func walk(root, lex, input string) (string, bool, *PathError) {
 	for {
 		c, linked, ok := next()
 		if !ok {
-			return cur, true, nil
+			return cur, true, links, nil
 		}
 		switch c {
 		case "", ".":
@@ -122,13 +128,13 @@ func walk(root, lex, input string) (string, bool, *PathError) {
 		}
 		cand := joinOS(cur, c)
 		if len(cand) > MaxPathLen {
-			return "", false, &PathError{Kind: KindTooLong, Path: input, Msg: "resolved path is longer than 4096 bytes"}
+			return "", false, nil, &PathError{Kind: KindTooLong, Path: input, Msg: "resolved path is longer than 4096 bytes"}
 		}
 		fi, err := os.Lstat(cand)
 		if err != nil {
 			if isNotExist(err) {
 				if linked {
-					return "", false, &PathError{Kind: KindDangling, Path: input, Msg: "a symlink on the path points at something that does not exist", Err: err}
+					return "", false, nil, &PathError{Kind: KindDangling, Path: input, Msg: "a symlink on the path points at something that does not exist", Err: err}
 				}
 				// Missing from here on: append the rest unresolved. Only
 				// original components remain (link ones lead the queue and
@@ -142,29 +148,30 @@ func walk(root, lex, input string) (string, bool, *PathError) {
 					abs = joinOS(abs, c)
 				}
 				if len(abs) > MaxPathLen {
-					return "", false, &PathError{Kind: KindTooLong, Path: input, Msg: "resolved path is longer than 4096 bytes"}
+					return "", false, nil, &PathError{Kind: KindTooLong, Path: input, Msg: "resolved path is longer than 4096 bytes"}
 				}
-				return abs, false, nil
+				return abs, false, links, nil
 			}
-			return "", false, osPathError(input, err)
+			return "", false, nil, osPathError(input, err)
 		}
 		if !isLink(fi) {
 			cur = cand
 			continue
 		}
+		links = append(links, cand)
 		hops++
 		if hops > MaxSymlinks {
-			return "", false, &PathError{Kind: KindLoop, Path: input, Msg: "too many levels of symbolic links"}
+			return "", false, nil, &PathError{Kind: KindLoop, Path: input, Msg: "too many levels of symbolic links"}
 		}
 		target, err := os.Readlink(cand)
 		if err != nil {
-			return "", false, osPathError(input, err)
+			return "", false, nil, osPathError(input, err)
 		}
 		if target == "" {
-			return "", false, &PathError{Kind: KindDangling, Path: input, Msg: "a symlink on the path has an empty target"}
+			return "", false, nil, &PathError{Kind: KindDangling, Path: input, Msg: "a symlink on the path has an empty target"}
 		}
 		if strings.IndexByte(target, 0) >= 0 {
-			return "", false, &PathError{Kind: KindInvalid, Path: input, Msg: "a symlink target contains a NUL byte"}
+			return "", false, nil, &PathError{Kind: KindInvalid, Path: input, Msg: "a symlink target contains a NUL byte"}
 		}
 		var tcomps []string
 		if vol, ok := linkRoot(target); ok {

@@ -3,7 +3,9 @@ package policy
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -298,8 +300,15 @@ func TestBindRule(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || b != tc.want {
+		links := b.Links
+		b.Links = nil // compared below
+		if err != nil || !reflect.DeepEqual(b, tc.want) {
 			t.Errorf("BindRule(%q, %v) = %+v, %v; want %+v", tc.path, tc.external, b, err, tc.want)
+		}
+		if fi, lerr := os.Lstat(filepath.Join(ws, tc.path)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if len(links) == 0 || links[0] != filepath.Join(ws, tc.path) {
+				t.Errorf("BindRule(%q).Links = %q, want it to start with the rule's own link", tc.path, links)
+			}
 		}
 	}
 
