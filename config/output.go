@@ -8,13 +8,21 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/suggest"
 )
 
 // UnknownToolError is a --tool name no layer defines.
-type UnknownToolError struct{ Name string }
+type UnknownToolError struct {
+	Name    string
+	Similar []string // closest configured names, best first
+}
 
 func (e *UnknownToolError) Error() string {
-	return fmt.Sprintf("no tool named %q in the merged config", e.Name)
+	msg := fmt.Sprintf("no tool named %q in the merged config", e.Name)
+	if len(e.Similar) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", e.Similar[0])
+	}
+	return msg
 }
 
 // RelPos shows a position relative to base when the file lies below it,
@@ -53,7 +61,11 @@ func (l *Loaded) selected(tool string) ([]*Tool, error) {
 		}
 		t := l.Tools[tool]
 		if t == nil {
-			return nil, &UnknownToolError{Name: tool}
+			names := make([]string, 0, len(l.Tools))
+			for n := range l.Tools {
+				names = append(names, n)
+			}
+			return nil, &UnknownToolError{Name: tool, Similar: suggest.Closest(tool, names)}
 		}
 		return []*Tool{t}, nil
 	}

@@ -3,6 +3,8 @@ package launcher
 import (
 	"fmt"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/suggest"
 )
 
 // The errors callers branch on. Each says what to do next; a refusal
@@ -17,10 +19,17 @@ type ToolNotFoundError struct {
 
 func (e *ToolNotFoundError) Error() string {
 	known := "none"
-	if len(e.Known) > 0 {
+	switch {
+	case len(e.Known) > 0 && len(e.Known) <= 12:
 		known = strings.Join(e.Known, ", ")
+	case len(e.Known) > 12:
+		known = fmt.Sprintf("%d tools", len(e.Known))
 	}
-	return fmt.Sprintf("tool %q is not in %s (compiled tools: %s); check the name, or run `jp-policy compile` if it was added since", e.Tool, e.Artifact, known)
+	hint := ""
+	if s := suggest.Closest(e.Tool, e.Known); len(s) > 0 {
+		hint = fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return fmt.Sprintf("tool %q is not in %s (compiled tools: %s)%s; check the name, or run `jp-policy compile` if it was added since", e.Tool, e.Artifact, known, hint)
 }
 
 // ToolDisabledError refuses a tool the config disables.
