@@ -84,7 +84,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 		fmt.Fprintf(w, "    [%d] %-5s %-48s %s\n", i, verdict, netTarget(r), origin("net", i, ""))
 	}
 
-	fmt.Fprintln(w, "\n  environment (PATH, HOME, USER, LANG and LC_* always pass unless a rule denies them):")
+	fmt.Fprintln(w, "\n  environment (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ... always pass unless a rule denies them):")
 	for i, r := range t.Access.Env {
 		verdict := "deny"
 		if r.Read {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
 
 	"golang.org/x/sys/unix"
 )
@@ -55,6 +56,17 @@ func Exec(p *Plan) error {
 	}
 	if rs != nil {
 		if err := rs.restrictThread(); err != nil {
+			return err
+		}
+	}
+	// Capabilities next (clearing the bounding set needs CAP_SETPCAP,
+	// which the capset below removes), then the system-call filter last,
+	// so nothing the launcher still does is filtered.
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
+	if p.Filter != nil {
+		if err := seccomp.Install(p.Filter); err != nil {
 			return err
 		}
 	}

@@ -5,12 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"strings"
+
+	"golang.org/x/net/bpf"
 
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/emit"
 	"github.com/jp-policy/jp-policy/emit/landlock"
 	"github.com/jp-policy/jp-policy/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -64,6 +69,10 @@ type Plan struct {
 	Manifest *landlock.Manifest
 	// Masks: try exact masks before falling back to the split.
 	Masks bool
+	// Filter is the assembled seccomp program for this machine's ABI;
+	// nil only when the kernel cannot filter and --best-effort said to
+	// run anyway (then Degraded lists the seccomp clauses).
+	Filter []bpf.RawInstruction
 	// Degraded lists the clauses this kernel cannot enforce in full.
 	Degraded []Degradation
 
@@ -78,12 +87,25 @@ type Plan struct {
 // Degradation is one clause a kernel enforces only in part, and why.
 type Degradation struct {
 	Clause emit.Clause
-	// Need is the Landlock ABI that would enforce it in full.
-	Need int
+	// Need is the Landlock ABI that would enforce it in full; 0 when the
+	// reason is not the ABI (Reason says what is missing).
+	Need   int
+	Reason string
 }
 
 func (d Degradation) String() string {
+	if d.Need == 0 {
+		return fmt.Sprintf("%s (%s): %s", d.Clause.ID, d.Clause.What, d.Reason)
+	}
 	return fmt.Sprintf("%s (%s) needs Landlock ABI %d", d.Clause.ID, d.Clause.What, d.Need)
+}
+
+// why is what the dry run says about a degraded clause on this machine.
+func (d Degradation) why(abi int) string {
+	if d.Need == 0 {
+		return d.Reason
+	}
+	return fmt.Sprintf("kernel Landlock ABI %d < %d", abi, d.Need)
 }
 
 // FindWorkspace returns the workspace root config.FindRoot finds from dir
@@ -219,13 +241,57 @@ func Prepare(o *Options) (*Plan, error) {
 	if o.RequireABI > 0 && o.ABI < o.RequireABI {
 		return p, &ABITooLowError{Have: o.ABI, Want: o.RequireABI}
 	}
+	if p.Manifest.Seccomp == nil {
+		return p, &MismatchError{Manifest: "the linux manifest", What: "manifest has no \"seccomp\"; refusing rather than running unfiltered"}
+	}
 	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
 		return p, err
 	}
+	filter, why := buildFilter(*p.Manifest.Seccomp)
+	if why != "" {
+		for _, c := range p.Manifest.Clauses {
+			if strings.HasPrefix(c.ID, "seccomp.") {
+				p.Degraded = append(p.Degraded, Degradation{Clause: c, Reason: why})
+			}
+		}
+	}
+	p.Filter = filter
 	if len(p.Degraded) > 0 && !o.BestEffort {
 		return p, &UnenforceableError{ABI: o.ABI, Degraded: p.Degraded}
 	}
 	return p, nil
+}
+
+// manifestShape holds the keys a Linux manifest must have, undecoded: a
+// key that is absent (rather than null or empty) would otherwise decode as
+// its zero value, and for net (Restrict false), commands (nil: any
+// program) and seccomp that zero value is the widest. So their absence is
+// refused, never read as "unrestricted".
+type manifestShape struct {
+	Net      json.RawMessage `json:"net"`
+	Scope    json.RawMessage `json:"scope"`
+	Commands json.RawMessage `json:"commands"`
+	Seccomp  json.RawMessage `json:"seccomp"`
+	FS       json.RawMessage `json:"fs"`
+	Baseline json.RawMessage `json:"baseline"`
+	Env      json.RawMessage `json:"env"`
+}
+
+// buildFilter assembles the seccomp program for this machine, or says
+// why it cannot (no seccomp in the kernel, an ABI without a table).
+func buildFilter(spec seccomp.Spec) ([]bpf.RawInstruction, string) {
+	if err := seccomp.Available(); err != nil {
+		return nil, err.Error()
+	}
+	arch, err := seccomp.ArchFor(runtime.GOARCH)
+	if err != nil {
+		return nil, err.Error()
+	}
+	prog, err := seccomp.Build(spec, arch)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return prog, ""
 }
 
 func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
@@ -235,6 +301,25 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 	}
 	if m.Version != landlock.FormatVersion {
 		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest format %d, this jp-policy reads %d", m.Version, landlock.FormatVersion)}
+	}
+	var shape manifestShape
+	if err := json.Unmarshal(b, &shape); err != nil {
+		return nil, fmt.Errorf("%s: not a landlock manifest: %w; run `jp-policy compile`", path, err)
+	}
+	for _, k := range []struct {
+		name string
+		raw  json.RawMessage
+		null bool // null is a valid value (commands: any program)
+	}{
+		{"net", shape.Net, false}, {"scope", shape.Scope, false}, {"commands", shape.Commands, true},
+		{"seccomp", shape.Seccomp, false}, {"fs", shape.FS, false}, {"baseline", shape.Baseline, false}, {"env", shape.Env, false},
+	} {
+		if len(k.raw) == 0 || (!k.null && string(k.raw) == "null") {
+			return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest has no %q; refusing rather than reading it as unrestricted", k.name)}
+		}
+	}
+	if err := m.Seccomp.Validate(); err != nil {
+		return nil, &MismatchError{Manifest: path, What: err.Error()}
 	}
 	return &m, nil
 }

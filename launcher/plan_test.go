@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,6 +27,7 @@ func testManifest() *landlock.Manifest {
 		Net:      landlock.Net{Restrict: true, ConnectTCP: []uint16{443}},
 		Scope:    []string{"signal", "abstract_unix_socket"},
 		Env:      landlock.Env{Minimal: policy.MinimalEnv},
+		Seccomp:  &seccomp.Spec{Inet: seccomp.InetTCP},
 		Clauses: []emit.Clause{
 			{ID: "fs[0]", What: "read", Status: emit.Enforced, MinABI: 2},
 			{ID: "fs[1]", What: "update", Status: emit.Enforced, MinABI: 3},

@@ -19,7 +19,7 @@ func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with statu
 func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
 	for _, d := range p.Degraded {
 		if d.Clause.ID == c.ID {
-			how := fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need)
+			how := d.why(p.ABI)
 			if c.How != "" {
 				how += "; " + c.How
 			}
@@ -48,7 +48,7 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		}
 		for _, d := range p.Degraded {
 			if !seen[d.Clause.ID] {
-				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, fmt.Sprintf("kernel Landlock ABI %d < %d", p.ABI, d.Need))
+				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
 			}
 		}
 		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {

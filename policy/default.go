@@ -9,8 +9,19 @@ package policy
 const DenyNetHost = "invalid"
 
 // MinimalEnv is RFD 075's minimal environment: PATH, HOME, USER, LANG and
-// the locale variables.
-var MinimalEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_*"}
+// the locale variables, sorted. RFD 075 writes the locale variables as
+// LC_*; a prefix would also pass any variable that merely starts with LC_
+// (LC_SECRET_TOKEN), so the set names the locale categories instead: the
+// POSIX ones (LC_ALL, LC_COLLATE, LC_CTYPE, LC_MESSAGES, LC_MONETARY,
+// LC_NUMERIC, LC_TIME) and glibc's (LC_ADDRESS, LC_IDENTIFICATION,
+// LC_MEASUREMENT, LC_NAME, LC_PAPER, LC_TELEPHONE). It is the one home of
+// the set: the manifests copy it.
+var MinimalEnv = []string{
+	"HOME", "LANG",
+	"LC_ADDRESS", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_IDENTIFICATION", "LC_MEASUREMENT",
+	"LC_MESSAGES", "LC_MONETARY", "LC_NAME", "LC_NUMERIC", "LC_PAPER", "LC_TELEPHONE", "LC_TIME",
+	"PATH", "USER",
+}
 
 // Default returns RFD 075's default policy for a tool without `access`:
 // the workspace read-write (no execute), network denied, the minimal

@@ -365,7 +365,7 @@ func TestDefault(t *testing.T) {
 		t.Error(err)
 	}
 	b, _ := json.Marshal(d)
-	want := `{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":true,"write":true,"create":null,"update":null,"delete":null,"execute":null}],"net":[{"host":"invalid","scheme":null,"port":null,"path_prefix":null,"allow":false}],"env":[{"name":"PATH","read":true},{"name":"HOME","read":true},{"name":"USER","read":true},{"name":"LANG","read":true},{"name":"LC_*","read":true}]}`
+	want := `{"fs":[{"lexical_path":"","external":false,"approved_target":null,"read":true,"write":true,"create":null,"update":null,"delete":null,"execute":null}],"net":[{"host":"invalid","scheme":null,"port":null,"path_prefix":null,"allow":false}],"env":[{"name":"HOME","read":true},{"name":"LANG","read":true},{"name":"LC_ADDRESS","read":true},{"name":"LC_ALL","read":true},{"name":"LC_COLLATE","read":true},{"name":"LC_CTYPE","read":true},{"name":"LC_IDENTIFICATION","read":true},{"name":"LC_MEASUREMENT","read":true},{"name":"LC_MESSAGES","read":true},{"name":"LC_MONETARY","read":true},{"name":"LC_NAME","read":true},{"name":"LC_NUMERIC","read":true},{"name":"LC_PAPER","read":true},{"name":"LC_TELEPHONE","read":true},{"name":"LC_TIME","read":true},{"name":"PATH","read":true},{"name":"USER","read":true}]}`
 	if string(b) != want {
 		t.Errorf("Default JSON:\n%s\nwant\n%s", b, want)
 	}

@@ -40,8 +40,11 @@ func TestScripts(t *testing.T) {
 		// (Landlock ABI 6: scopes). Without it exec refuses, as it must,
 		// so the scripts that prove enforcement skip instead.
 		Condition: func(cond string) (bool, error) {
-			if cond == "landlock" {
+			switch cond {
+			case "landlock":
 				return launcher.KernelABI() >= 6, nil
+			case "root":
+				return os.Geteuid() == 0, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -26,6 +26,7 @@ var (
 	ttyRW  = RReadFile | RWriteFile | RIoctlDev
 	devRO  = RReadFile
 	procRO = RReadFile | RReadDir
+	shmRW  = RReadFile | RWriteFile | RReadDir | RMakeReg | RRemoveFile | RTruncate
 )
 
 // baseline is the Linux system baseline. /usr is the one path every
@@ -82,6 +83,9 @@ var baseline = []baselineGroup{
 		{"/dev/urandom", devRO, true},
 		{"/dev/tty", ttyRW, true},
 	}},
+	{"baseline.shm", "POSIX shared memory and semaphores in /dev/shm (Python's multiprocessing locks, sem_open)", []baselinePath{
+		{"/dev/shm", shmRW, true},
+	}},
 	{"baseline.proc", "the process's own /proc entry and the CPU list", []baselinePath{
 		{"/proc/self", procRO, true},
 		{"/sys/devices/system/cpu", rdir, true},
@@ -112,6 +116,9 @@ func baselineClauses() []emit.Clause {
 		case "baseline.proc":
 			c.Status = emit.Degraded
 			c.How = "/proc/self is resolved by the launcher, so it names the tool's own process; processes the tool starts cannot read their own /proc entry"
+		case "baseline.shm":
+			c.Status = emit.Degraded
+			c.How = "/dev/shm is shared with the host: the tool can read and write other same-user processes' POSIX shared memory there; the namespaced path gives it a private one"
 		case "baseline.dev":
 			c.How = "/dev/tty ioctls need ABI 5; below it device ioctls are not restricted at all"
 		}

@@ -9,8 +9,9 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// Minimal is RFD 075's minimal environment; a trailing '*' marks a prefix.
-var Minimal = []string{"HOME", "LANG", "LC_*", "PATH", "USER"}
+// Minimal is RFD 075's minimal environment (policy.MinimalEnv); a
+// trailing '*' would mark a prefix.
+var Minimal = policy.MinimalEnv
 
 // ABI levels at which Landlock learnt each feature.
 const (
@@ -56,6 +57,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 	if m.Net.ConnectTCP == nil {
 		m.Net.ConnectTCP = []uint16{}
 	}
+	m.Seccomp = SeccompSpec(m.Net)
 
 	var cl []emit.Clause
 	for _, r := range all {
@@ -70,6 +72,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 	cl = append(cl, baselineClauses()...)
 	cl = append(cl, overlapClauses(live)...)
 	cl = append(cl, netClauses(plan)...)
+	cl = append(cl, SeccompClauses(*m.Seccomp)...)
 	cl = append(cl,
 		emit.Clause{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
 		emit.Clause{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
@@ -238,14 +241,12 @@ func netClauses(plan emit.NetPlan) []emit.Clause {
 	}
 	out := []emit.Clause{c,
 		{ID: "net.bind", What: "binding TCP ports denied (the policy has no listen grant)", Status: emit.Enforced, MinABI: ABINet},
-		{ID: "net.udp", What: "UDP and other non-TCP sockets", Status: emit.Cooperative,
-			How: "Landlock filters only TCP connect and bind; UDP (and so DNS) is not restricted"},
 	}
 	return append(out, emit.NetClauses(plan, "Landlock", ABINet)...)
 }
 
 func envClause(rs []policy.EnvRule) emit.Clause {
-	what := "environment: the minimal set (" + strings.Join(Minimal, ", ") + ")"
+	what := "environment: the minimal set (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ...)"
 	if len(rs) > 0 {
 		what += fmt.Sprintf(" plus %d env rule(s)", len(rs))
 	}

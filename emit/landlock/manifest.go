@@ -2,11 +2,12 @@ package landlock
 
 import (
 	"github.com/jp-policy/jp-policy/emit"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
 // FormatVersion is bumped whenever the manifest's meaning changes.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Access right names, as in the kernel's LANDLOCK_ACCESS_FS_* without the
 // prefix, lower-cased.
@@ -53,7 +54,7 @@ type Net struct {
 // Env is the environment allowlist. A variable reaches the child when the
 // policy's env rules (RFD 076 matching: longest literal wins, exact beats
 // prefix) allow it, or when no env rule matches it and it is in Minimal
-// (RFD 075's minimal set: PATH, HOME, USER, LANG, LC_*; a trailing '*'
+// (RFD 075's minimal set, policy.MinimalEnv; a trailing '*'
 // marks a prefix). An explicit `read = false` rule therefore removes even a
 // minimal variable: the user's word is never widened.
 type Env struct {
@@ -81,6 +82,10 @@ type Manifest struct {
 	Env   Env      `json:"env"`
 	// Commands is nil when any program may run.
 	Commands map[string]policy.CommandRule `json:"commands"`
+	// Seccomp is the configurable part of the system-call filter the
+	// launcher installs after Landlock (format 2). A manifest without it
+	// is refused, never run unfiltered.
+	Seccomp *seccomp.Spec `json:"seccomp"`
 	// Masks lists narrowed absolute paths that a launcher with a private
 	// mount namespace may hide exactly, instead of relying on the split.
 	Masks []string `json:"masks"`

@@ -12,10 +12,9 @@ import (
 // Minimal is the Windows minimal environment: RFD 075's set and the
 // variables without which Windows programs fail to start or to find their
 // own files.
-var Minimal = []string{
-	"HOME", "LANG", "LC_*", "PATH", "USER",
+var Minimal = append(append([]string(nil), policy.MinimalEnv...),
 	"PATHEXT", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "WINDIR",
-}
+)
 
 // uiRestrictions: a tool has no business with the desktop, the clipboard,
 // other processes' windows or system settings.

@@ -1,0 +1,108 @@
+package seccomp
+
+import (
+	"fmt"
+)
+
+// Inet says which Internet sockets a tool may create.
+type Inet string
+
+const (
+	// InetNone: no AF_INET/AF_INET6 socket at all (a tool without net
+	// rules). The empty string reads as InetNone, so a manifest that
+	// forgets the field fails closed.
+	InetNone Inet = "none"
+	// InetTCP: TCP only (protocol 0 or IPPROTO_TCP; never MPTCP or SCTP).
+	InetTCP Inet = "tcp"
+	// InetTCPUDP: TCP, and UDP (protocol 0 or IPPROTO_UDP) so the tool can
+	// resolve names itself; used only where no proxy resolves for it.
+	InetTCPUDP Inet = "tcp+udp"
+)
+
+// Spec is the configurable part of the filter, as a Linux manifest
+// carries it. Every field is phrased as an allowance, so the zero value
+// is the most restrictive filter: a field a manifest lacks denies.
+type Spec struct {
+	Inet Inet `json:"inet"`
+	// Listen allows listen(2): only with a TCP bind grant, or inside a
+	// private network namespace (nothing outside can connect).
+	Listen bool `json:"listen"`
+	// Unix allows socket(AF_UNIX, ...). Only where the tool's filesystem
+	// holds nothing but its grants and its network namespace is private,
+	// so outside socket paths and abstract names do not exist for it.
+	// socketpair(AF_UNIX) is always allowed.
+	Unix bool `json:"unix"`
+	// Metadata allows chmod, chown, utime and xattr writes. Landlock has
+	// no right for them, so they are allowed only where read-only mounts
+	// confine them to the write grants (EROFS elsewhere).
+	Metadata bool `json:"metadata"`
+}
+
+// Validate refuses a spec this launcher does not understand.
+func (s Spec) Validate() error {
+	switch s.Inet {
+	case "", InetNone, InetTCP, InetTCPUDP:
+		return nil
+	}
+	return fmt.Errorf("seccomp: unknown inet mode %q", s.Inet)
+}
+
+func (s Spec) inet() Inet {
+	if s.Inet == "" {
+		return InetNone
+	}
+	return s.Inet
+}
+
+// Clause is one described part of the filter, in the shape the manifests
+// and reports use (emit.Clause has the same fields; this package does not
+// import emit so that emitters can import it).
+type Clause struct {
+	ID     string
+	What   string
+	Degree string // "enforced", "stricter" (denies more than the policy), "degraded"
+	How    string
+}
+
+// Clauses describes what the filter built from s blocks, one clause per
+// group, in a stable order.
+func (s Spec) Clauses() []Clause {
+	var cl []Clause
+	switch s.inet() {
+	case InetNone:
+		cl = append(cl, Clause{"seccomp.sockets", "no Internet sockets (the tool has no net rule): socket(AF_INET/AF_INET6) fails with EPERM, and so does every family but AF_UNIX pairs", "enforced", ""})
+	case InetTCP:
+		cl = append(cl, Clause{"seccomp.sockets", "Internet sockets are TCP only (no MPTCP, SCTP, raw, packet or netlink sockets)", "enforced", ""})
+	case InetTCPUDP:
+		cl = append(cl, Clause{"seccomp.sockets", "Internet sockets are TCP, plus UDP for name resolution (no MPTCP, SCTP, raw, packet or netlink sockets)", "degraded",
+			"UDP is not filtered by host or port, so DNS queries (and any UDP) reach any address; exact with the namespaced path, where a proxy resolves names"})
+	}
+	if s.Unix {
+		cl = append(cl, Clause{"seccomp.unix", "Unix sockets are allowed: the tool's filesystem and network namespace are private, so only its own sockets exist", "enforced", ""})
+	} else {
+		cl = append(cl, Clause{"seccomp.unix", "no Unix sockets except socketpair(2): no connect to outside daemons (ssh-agent, docker, D-Bus, tmux) and no abstract names", "enforced", ""})
+	}
+	cl = append(cl, Clause{"seccomp.fastopen", "no TCP Fast Open sends (MSG_FASTOPEN on sendto/sendmsg/sendmmsg), which would reach a port without connect(2)", "enforced", ""})
+	if s.Listen {
+		cl = append(cl, Clause{"seccomp.listen", "listen(2) is allowed (a bind grant, or a private network namespace)", "enforced", ""})
+	} else {
+		cl = append(cl, Clause{"seccomp.listen", "no listen(2): a socket cannot autobind a port that outside clients could reach", "enforced", ""})
+	}
+	cl = append(cl,
+		Clause{"seccomp.tty", "no terminal input injection: ioctl TIOCSTI and TIOCLINUX fail, so the tool cannot type into the user's shell", "enforced", ""},
+		Clause{"seccomp.keyring", "no kernel keyring (keyctl, add_key, request_key)", "enforced", ""},
+		Clause{"seccomp.handles", "no file handles (name_to_handle_at, open_by_handle_at), which would open files by inode, around masks", "enforced", ""},
+		Clause{"seccomp.other_process", "resource limits, priority, CPU affinity, scheduling and I/O priority only of the tool's own process (prlimit64, setpriority, sched_set*, ioprio_set, migrate_pages, move_pages with another pid fail)", "enforced",
+			"a thread that pins or re-prioritises its own threads by thread id gets EPERM too"},
+		Clause{"seccomp.kernel", "no new namespaces (unshare, setns, clone with CLONE_NEW*; clone3 answers ENOSYS so libc falls back to clone), no io_uring (its operations bypass this filter), bpf, perf_event_open, userfaultfd, kexec or module loading", "enforced",
+			"programs that sandbox themselves with namespaces (bwrap, browsers) cannot do so inside"},
+	)
+	if s.Metadata {
+		cl = append(cl, Clause{"seccomp.metadata", "chmod, chown, utime and xattr writes are allowed; read-only mounts confine them to the write grants (EROFS elsewhere)", "enforced", ""})
+	} else {
+		cl = append(cl, Clause{"seccomp.metadata", "no metadata writes (chmod, chown, utime, xattr) anywhere: Landlock has no right for them", "stricter",
+			"refused inside write grants too (chmod +x, cp -p, tar's modes and times fail); only setting an open descriptor's times to now (utimensat(fd, NULL, NULL), what touch does) is allowed"})
+	}
+	cl = append(cl, Clause{"seccomp.arch", "system calls of foreign ABIs (i386 and x32 on amd64, AArch32 on arm64) fail with ENOSYS", "enforced", ""})
+	return cl
+}
