@@ -33,6 +33,8 @@ type CheckCmd struct {
 	Env     CheckEnvCmd     `cmd:"" help:"Check reading an environment variable."`
 	Config  CheckConfigCmd  `cmd:"" help:"Check a config operation on a dot-separated config path."`
 	Command CheckCommandCmd `cmd:"" help:"Check spawning a command: check ... command -- ARGV..."`
+
+	ConfigDelta CheckConfigDeltaCmd `cmd:"" name:"config-delta" help:"Check a tool outcome's config delta (RFD 078): every leaf, the verdict and the apply mode."`
 }
 
 // AfterApply makes the parsed flags available to the subcommand's Run.
