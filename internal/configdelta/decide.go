@@ -2,6 +2,7 @@ package configdelta
 
 import (
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,11 @@ func Check(k *policy.Checker, o *Outcome, envelope []*InvalidError, aliases *Ali
 		}
 		r.Leaves = append(r.Leaves, lr)
 	}
+	// One list in document order, whichever stage found each problem.
+	sort.SliceStable(r.Invalid, func(i, j int) bool {
+		a, b := r.Invalid[i].Pos, r.Invalid[j].Pos
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 	switch {
 	case len(r.Invalid) > 0:
 		r.Reason = ReasonInvalid
