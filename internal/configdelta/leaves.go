@@ -195,7 +195,7 @@ func (w *walker) node(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 var vecStrategies = []string{"append", "prepend", "replace"}
 
 func (w *walker) vec(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
-	items, merge := n, ""
+	items, itemsPtr, merge := n, ptr, ""
 	if sh.mergeable {
 		merge = "append" // MergeableVec's plain-array form appends
 	}
@@ -205,8 +205,7 @@ func (w *walker) vec(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 			c, cptr := n.Fields[k], ptr+"/"+pointerToken(k)
 			switch k {
 			case "value":
-				items = c
-				ptr = cptr
+				items, itemsPtr = c, cptr
 			case "strategy":
 				if c.Kind != tomlpos.String || !contains(vecStrategies, c.Str) {
 					w.bad(c, cptr, fmt.Sprintf("strategy must be one of %s", strings.Join(vecStrategies, ", ")), "")
@@ -233,16 +232,16 @@ func (w *walker) vec(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 		if sh.mergeable {
 			help = "write an array, or {\"value\": [...], \"strategy\": \"replace\"}"
 		}
-		w.bad(items, ptr, fmt.Sprintf("%s is a list in JP's config, not a %s", dotted(segs), items.Kind), help)
+		w.bad(items, itemsPtr, fmt.Sprintf("%s is a list in JP's config, not a %s", dotted(segs), items.Kind), help)
 		return
 	}
 	for i, it := range items.Items {
 		if len(sh.itemTypes) > 0 && !typeOK(sh.itemTypes, it) {
-			w.bad(it, fmt.Sprintf("%s/%d", ptr, i), fmt.Sprintf("items of %s must be %s, not %s", dotted(segs), strings.Join(sh.itemTypes, " or "), jsonKind(it)), "")
+			w.bad(it, fmt.Sprintf("%s/%d", itemsPtr, i), fmt.Sprintf("items of %s must be %s, not %s", dotted(segs), strings.Join(sh.itemTypes, " or "), jsonKind(it)), "")
 			return
 		}
 	}
-	l := w.leaf(n, segs, ptr)
+	l := w.leaf(items, segs, itemsPtr)
 	l.Merge = merge
 }
 
