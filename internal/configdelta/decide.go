@@ -97,6 +97,13 @@ func decide(k *policy.Checker, l Leaf) LeafResult {
 	if !d.Allowed || !ok {
 		return lr
 	}
+	if l.Op == policy.ConfigDelete && lr.Note == "" {
+		if s, ok := policy.SensitiveConfigLeaf(l.Path); ok {
+			// RFD 078 gates only writes there with insecure_allow; say
+			// what a granted removal means.
+			lr.Note = "under the sensitive path " + strconv.Quote(s) + ": removing access rules can widen what a tool may do, and RFD 078 does not require insecure_allow for delete"
+		}
+	}
 	deny := func(hint string) {
 		lr.Decision.Allowed = false
 		lr.Decision.Err = &policy.DeniedError{Resource: "config", Capability: l.Op, Target: l.Path,

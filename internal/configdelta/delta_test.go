@@ -291,3 +291,18 @@ func resolves(root *tomlpos.Node, ptr string) bool {
 	_, n := root.Lookup(toks)
 	return n == len(toks)
 }
+
+func TestSensitiveDeleteNote(t *testing.T) {
+	k, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Config: []policy.ConfigRule{{Path: "conversation.tools", Delete: true, Apply: "unattended"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, env := parse(t, `{"type":"success","unset":["conversation.tools.x.access","conversation.tools.x.enable"]}`)
+	r := Check(k, o, env, nil)
+	if !r.Allowed || len(r.Leaves) != 2 {
+		t.Fatalf("result %+v", r)
+	}
+	if !strings.Contains(r.Leaves[0].Note, "sensitive path") || r.Leaves[1].Note != "" {
+		t.Errorf("notes %q, %q: want one on the access removal only", r.Leaves[0].Note, r.Leaves[1].Note)
+	}
+}

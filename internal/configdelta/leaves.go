@@ -45,7 +45,7 @@ func (l Leaf) Display() string {
 func Enumerate(o *Outcome, aliases *Aliases) (leaves []Leaf, invalid, warnings []*InvalidError) {
 	w := &walker{aliases: aliases}
 	if o.Config != nil {
-		w.node(o.Config, appConfig, nil, "/config")
+		w.node(o.Config, appConfig(), nil, "/config")
 		w.invalid = append(w.invalid, validateTools(o.Config, "/config")...)
 	}
 	for _, u := range o.Unset {
@@ -338,20 +338,14 @@ func (w *walker) unset(u UnsetEntry) {
 	w.leaves = append(w.leaves, Leaf{Op: policy.ConfigDelete, Path: u.Path.Path(), Element: u.Path.Element, Pointer: u.Pointer, Pos: u.Pos})
 }
 
+// jsonKind names a node's type in JSON's words: tomlpos says "table" and
+// "float" where an outcome author wrote an object and a number.
 func jsonKind(n *tomlpos.Node) string {
 	switch n.Kind {
 	case tomlpos.Table:
 		return "object"
-	case tomlpos.Array:
-		return "array"
-	case tomlpos.String:
-		return "string"
-	case tomlpos.Integer:
-		return "integer"
 	case tomlpos.Float:
 		return "number"
-	case tomlpos.Bool:
-		return "boolean"
 	}
 	return n.Kind.String()
 }

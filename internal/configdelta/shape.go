@@ -3,6 +3,7 @@ package configdelta
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // kind is what jp-policy knows of a JP config field.
@@ -123,7 +124,10 @@ var appConfigFields = map[string]string{
 // providerIDs are JP's ProviderId variants.
 var providerIDs = []string{"anthropic", "cerebras", "deepseek", "google", "llamacpp", "ollama", "openai", "openrouter"}
 
-var appConfig = buildShape(appConfigFields)
+// appConfig is built on first use, not at init: every jp-policy process
+// (the exec launcher included) links this package, and only
+// `check config-delta` needs the model.
+var appConfig = sync.OnceValue(func() *shape { return buildShape(appConfigFields) })
 
 func buildShape(spec map[string]string) *shape {
 	root := &shape{kind: kStruct, fields: map[string]*shape{}}
@@ -216,7 +220,7 @@ func parseSpec(s string) *shape {
 // path (nil when the path is not a JP field) and whether the walk passed
 // through a part jp-policy does not model, where any path is accepted.
 func lookup(segs []string) (sh *shape, open bool) {
-	cur := appConfig
+	cur := appConfig()
 	for _, s := range segs {
 		switch cur.kind {
 		case kStruct:
