@@ -104,6 +104,9 @@ type CheckConfigDeltaCmd struct {
 }
 
 func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
+	if c.File == "-" && cc.Access == "-" {
+		return fail(exitUsage, errors.New("check config-delta: the outcome and --access cannot both come from stdin"))
+	}
 	data, err := readAccess(g, c.File)
 	if err != nil {
 		return fail(exitUsage, fmt.Errorf("check config-delta: %w", err))

@@ -3,7 +3,6 @@ package configdelta
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/config"
@@ -79,19 +78,6 @@ func LoadAliases(l *config.Loaded) *Aliases {
 		}
 	}
 	return a
-}
-
-// Names lists the known aliases, sorted.
-func (a *Aliases) Names() []string {
-	if a == nil {
-		return nil
-	}
-	out := make([]string, 0, len(a.m))
-	for k := range a.m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // modelIDString reads a model id value, "provider/name" or {provider,

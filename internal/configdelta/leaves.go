@@ -271,6 +271,11 @@ func (w *walker) modelID(n *tomlpos.Node, segs []string, ptr string) {
 				w.bad(n, ptr, fmt.Sprintf("model id %q has no model name", n.Str), "write provider/name, e.g. anthropic/claude-sonnet-4-5")
 				return
 			}
+		} else if len(segs) > 0 && segs[0] == "providers" {
+			// An alias maps to a model id (ModelIdConfig), never to
+			// another alias.
+			w.bad(n, ptr, fmt.Sprintf("alias target %q is not provider/name", n.Str), "write provider/name, e.g. anthropic/claude-sonnet-4-5")
+			return
 		} else if n.Str == "" {
 			w.bad(n, ptr, "empty model id", "write an alias or provider/name")
 			return

@@ -31,9 +31,10 @@ func (e *InvalidError) Error() string {
 // Outcome is the part of a local tool's outcome RFD 078 acts on.
 type Outcome struct {
 	Type string // "success", "error" or "needs_input"
-	// Config is the `config` object (a partial AppConfig), nil if absent.
+	// Config is the `config` object (a partial AppConfig) at /config, nil
+	// if absent or null.
 	Config *tomlpos.Node
-	// ConfigPointer is where Config sits in the document ("/config").
+	// Unset holds the `unset` entries that parsed, in order.
 	Unset []UnsetEntry
 }
 
