@@ -8,7 +8,7 @@ import (
 
 // sensitiveConfigPaths is RFD 078's hard-coded list, kept in package
 // policy so that lint and `check config-delta` judge by one list.
-var sensitiveConfigPaths = policy.SensitiveConfigPaths
+var sensitiveConfigPaths = policy.SensitiveConfigPaths()
 
 // configMapPaths lists the JP config paths whose value is a map keyed by
 // user-chosen names, so that a `*` segment may follow them (RFD 078
