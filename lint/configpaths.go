@@ -1,13 +1,14 @@
 package lint
 
-import "strings"
+import (
+	"strings"
 
-// sensitiveConfigPaths is RFD 078's hard-coded list of config paths where
-// an unintended write compromises safety. Config cannot shorten it.
-var sensitiveConfigPaths = []string{
-	// A tool that may write its own access policy can escalate itself.
-	"conversation.tools.*.access",
-}
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// sensitiveConfigPaths is RFD 078's hard-coded list, kept in package
+// policy so that lint and `check config-delta` judge by one list.
+var sensitiveConfigPaths = policy.SensitiveConfigPaths()
 
 // configMapPaths lists the JP config paths whose value is a map keyed by
 // user-chosen names, so that a `*` segment may follow them (RFD 078

@@ -9,7 +9,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/configdelta"
 	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/tomlpos"
 )
 
 // compileToolPolicy compiles one tool's policy from the config layers and
@@ -33,6 +36,8 @@ type CheckCmd struct {
 	Env     CheckEnvCmd     `cmd:"" help:"Check reading an environment variable."`
 	Config  CheckConfigCmd  `cmd:"" help:"Check a config operation on a dot-separated config path."`
 	Command CheckCommandCmd `cmd:"" help:"Check spawning a command: check ... command -- ARGV..."`
+
+	ConfigDelta CheckConfigDeltaCmd `cmd:"" name:"config-delta" help:"Check a tool outcome's config delta (RFD 078): every leaf, the verdict and the apply mode."`
 }
 
 // AfterApply makes the parsed flags available to the subcommand's Run.
@@ -90,6 +95,65 @@ func (c *CheckConfigCmd) Run(g *Globals, cc *CheckCmd) error {
 	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckConfig(c.Op, c.Path) })
 }
 
+// CheckConfigDeltaCmd is `check config-delta FILE|-`: would JP accept this
+// tool outcome's config and unset, and would it ask first? Exit 0 =
+// allowed, 1 = a leaf is refused, 2 = invalid outcome or usage.
+type CheckConfigDeltaCmd struct {
+	File   string `arg:"" help:"Tool outcome JSON ('-' for stdin)." placeholder:"FILE|-"`
+	Format string `help:"Output format: text or json (also chosen by check --json)." enum:"text,json" default:"text"`
+}
+
+func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
+	if c.File == "-" && cc.Access == "-" {
+		return fail(exitUsage, errors.New("check config-delta: the outcome and --access cannot both come from stdin"))
+	}
+	data, err := readAccess(g, c.File)
+	if err != nil {
+		return fail(exitUsage, fmt.Errorf("check config-delta: %w", err))
+	}
+	name := c.File
+	if name == "-" {
+		name = "<stdin>"
+	}
+	o, envelope, err := configdelta.ParseOutcome(name, data)
+	if err != nil {
+		var se *tomlpos.SyntaxError
+		if errors.As(err, &se) {
+			return fail(exitUsage, fmt.Errorf("check config-delta: %w", err))
+		}
+		return fail(exitIntern, err)
+	}
+	k, err := cc.checker(g)
+	if err != nil {
+		return err
+	}
+	var aliases *configdelta.Aliases
+	if cc.Access == "" {
+		// The compile above loaded the same layers, so this cannot fail
+		// where it succeeded; a failure only costs alias resolution.
+		if l, err := config.Load(configOptions(cc.Workspace, nil)); err == nil {
+			aliases = configdelta.LoadAliases(l)
+		}
+	}
+	r := configdelta.Check(k, o, envelope, aliases)
+	if c.Format == "json" || cc.JSON {
+		out, err := json.Marshal(r)
+		if err != nil {
+			return fail(exitIntern, err)
+		}
+		fmt.Fprintf(g.Stdout, "%s\n", out)
+	} else if err := r.WriteText(g.Stdout); err != nil {
+		return fail(exitIntern, err)
+	}
+	switch {
+	case r.Reason == configdelta.ReasonInvalid:
+		return fail(exitUsage, nil)
+	case !r.Allowed:
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
 func (c *CheckCommandCmd) Run(g *Globals, cc *CheckCmd) error {
 	argv := c.Argv
 	if len(argv) > 0 && argv[0] == "--" {
@@ -104,13 +168,9 @@ func (c *CheckCommandCmd) Run(g *Globals, cc *CheckCmd) error {
 // decide builds the checker, asks, prints and maps the answer to an exit
 // code.
 func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision) error {
-	root, access, err := c.load(g)
+	k, err := c.checker(g)
 	if err != nil {
 		return err
-	}
-	k, err := policy.NewChecker(root, access)
-	if err != nil {
-		return fail(exitUsage, fmt.Errorf("check: %w", err))
 	}
 	d := ask(k)
 	if c.JSON {
@@ -126,6 +186,19 @@ func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision)
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// checker builds the engine for the policy the flags name.
+func (c *CheckCmd) checker(g *Globals) (*policy.Checker, error) {
+	root, access, err := c.load(g)
+	if err != nil {
+		return nil, err
+	}
+	k, err := policy.NewChecker(root, access)
+	if err != nil {
+		return nil, fail(exitUsage, fmt.Errorf("check: %w", err))
+	}
+	return k, nil
 }
 
 // load returns the workspace root and the tool's access object, from
