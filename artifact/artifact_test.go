@@ -72,21 +72,43 @@ func TestDigestIgnoresOrder(t *testing.T) {
 }
 
 func TestPin(t *testing.T) {
-	data, dir := t.TempDir(), t.TempDir()
+	data, root := t.TempDir(), t.TempDir()
+	ap := filepath.Join(root, ".jp", "policy", FileName)
 	body := []byte(`{"format":1}`)
-	if err := CheckPin(data, dir, body); !errors.Is(err, ErrTampered) {
-		t.Fatalf("unpinned artifact: %v, want ErrTampered", err)
+	var none *NoPinError
+	if err := CheckPin(data, root, ap, body); !errors.As(err, &none) {
+		t.Fatalf("unpinned artifact: %v, want *NoPinError", err)
 	}
-	if err := WritePin(data, dir, body); err != nil {
+	if err := WritePin(data, root, ap, body); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckPin(data, dir, body); err != nil {
+	if err := CheckPin(data, root, ap, body); err != nil {
 		t.Fatalf("pinned artifact refused: %v", err)
 	}
-	if err := CheckPin(data, dir, []byte(`{"format":2}`)); !errors.Is(err, ErrTampered) {
+	if err := CheckPin(data, root, ap, []byte(`{"format":2}`)); !errors.Is(err, ErrTampered) {
 		t.Fatalf("changed artifact: %v, want ErrTampered", err)
 	}
-	if err := CheckPin(data, t.TempDir(), body); !errors.Is(err, ErrTampered) {
-		t.Fatalf("another directory's artifact: %v, want ErrTampered", err)
+	other := t.TempDir()
+	if err := CheckPin(data, other, ap, body); !errors.As(err, &none) {
+		t.Fatalf("another workspace's artifact: %v, want no pin", err)
 	}
+	if err := CheckPin(data, root, filepath.Join(other, FileName), body); !errors.As(err, &none) {
+		t.Fatalf("the artifact at another path: %v, want no pin", err)
+	}
+	// A pin file copied under another key still names its own root.
+	if err := os.WriteFile(PinFile(data, other, ap), mustRead(t, PinFile(data, root, ap)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckPin(data, other, ap, body); !errors.Is(err, ErrTampered) {
+		t.Fatalf("a pin moved to another workspace's key: %v, want ErrTampered", err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -1,9 +1,9 @@
 package artifact
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,43 +44,76 @@ func SHA256Hex(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// PinFile is where the pin of the artifact directory dir is kept, under
-// the user's JP data directory.
-func PinFile(dataDir, dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		if r, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = r
-		}
-	} else {
-		abs = dir
-	}
-	return filepath.Join(dataDir, "jp-policy", "pins", SHA256Hex([]byte(abs))[:32])
+// Pin is what compile records outside the workspace for one artifact:
+// the canonical workspace root it was compiled for, the path it was
+// written to, and the hash of its policy.json. Exec checks all three, so
+// an artifact moved, symlinked in from another workspace, or rewritten is
+// refused.
+type Pin struct {
+	Version  int    `json:"version"`
+	Root     string `json:"root"`
+	Artifact string `json:"artifact"`
+	SHA256   string `json:"sha256"`
 }
 
-// WritePin records the hash of policy.json for dir, atomically.
-func WritePin(dataDir, dir string, policyJSON []byte) error {
-	path := PinFile(dataDir, dir)
+// PinVersion is the pin file's format.
+const PinVersion = 2
+
+// PinFile is where the pin of the artifact at artifactPath, compiled for
+// the workspace root, is kept under the user's JP data directory. The key
+// is the pair (root, artifact path) as given, never a resolved path: a
+// symlinked .jp/policy must not find the pin of the directory it points
+// to.
+func PinFile(dataDir, root, artifactPath string) string {
+	return filepath.Join(dataDir, "jp-policy", "pins", SHA256Hex([]byte(root + "\x00" + artifactPath))[:32]+".json")
+}
+
+// WritePin records policy.json's hash for (root, artifactPath), atomically.
+func WritePin(dataDir, root, artifactPath string, policyJSON []byte) error {
+	path := PinFile(dataDir, root, artifactPath)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.Write(path, []byte(SHA256Hex(policyJSON)+"\n"), 0o600)
+	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON)})
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(b, '\n'), 0o600)
 }
 
-// CheckPin verifies policy.json (the bytes read from dir) against its pin.
-// A missing pin is refused too: an artifact nobody pinned is one this user
-// never compiled.
-func CheckPin(dataDir, dir string, policyJSON []byte) error {
-	path := PinFile(dataDir, dir)
-	want, err := os.ReadFile(path)
+// NoPinError is an artifact this user's data directory holds no pin for.
+type NoPinError struct {
+	Artifact string
+	PinDir   string
+}
+
+func (e *NoPinError) Error() string {
+	return fmt.Sprintf("no pin for the artifact %s in %s (compiled by another user or with another JP_USER_DATA_DIR?); run `jp-policy compile`", e.Artifact, e.PinDir)
+}
+
+// CheckPin verifies policy.json (the bytes read from artifactPath) against
+// the pin for (root, artifactPath). A missing pin is refused too: an
+// artifact nobody pinned is one this user never compiled here.
+func CheckPin(dataDir, root, artifactPath string, policyJSON []byte) error {
+	path := PinFile(dataDir, root, artifactPath)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &TamperError{Path: filepath.Join(dir, FileName), Reason: "was not written by `jp-policy compile` for this user (no pin in " + filepath.Dir(path) + ")"}
+		return &NoPinError{Artifact: artifactPath, PinDir: filepath.Dir(path)}
 	}
 	if err != nil {
 		return err
 	}
-	if string(bytes.TrimSpace(want)) != SHA256Hex(policyJSON) {
-		return &TamperError{Path: filepath.Join(dir, FileName), Reason: "does not match the hash pinned when it was compiled"}
+	var pin Pin
+	if err := json.Unmarshal(b, &pin); err != nil || pin.Version != PinVersion {
+		return &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
+	}
+	switch {
+	case pin.Root != root:
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
+	case pin.Artifact != artifactPath:
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
+	case pin.SHA256 != SHA256Hex(policyJSON):
+		return &TamperError{Path: artifactPath, Reason: "does not match the hash pinned when it was compiled"}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -174,7 +175,11 @@ func Compile(opts Options) (*Result, string, error) {
 	}
 	// The pin lives outside the workspace, where tools cannot write, so
 	// exec can tell this artifact from one a tool rewrote.
-	if err := artifact.WritePin(dataDir, out, res.Files[artifact.FileName]); err != nil {
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return res, out, err
+	}
+	if err := artifact.WritePin(dataDir, res.Root, filepath.Join(absOut, artifact.FileName), res.Files[artifact.FileName]); err != nil {
 		return res, out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
 	return res, out, nil

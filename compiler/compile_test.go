@@ -217,10 +217,10 @@ func TestCompileWritesPinAndHashes(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataDir := opts.Config.Getenv("JP_USER_DATA_DIR")
-	if err := artifact.CheckPin(dataDir, out, data); err != nil {
+	if err := artifact.CheckPin(dataDir, res.Root, filepath.Join(out, artifact.FileName), data); err != nil {
 		t.Fatalf("fresh artifact fails its pin: %v", err)
 	}
-	if err := artifact.CheckPin(dataDir, out, append(data, ' ')); err == nil {
+	if err := artifact.CheckPin(dataDir, res.Root, filepath.Join(out, artifact.FileName), append(data, ' ')); err == nil {
 		t.Fatal("a changed policy.json passes the pin")
 	}
 	tool := res.Artifact.Tools["t"]

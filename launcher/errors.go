@@ -53,6 +53,22 @@ func (e *MissingArtifactError) Error() string {
 	return fmt.Sprintf("no compiled policy at %s; run `jp-policy compile` (or pass --default to run under the default policy)", e.Path)
 }
 
+// ArtifactLinkError refuses an artifact reached through a symlink: .jp,
+// .jp/policy or policy.json itself. A tool that may write the workspace
+// could point them at another workspace's compiled (and pinned) policy.
+type ArtifactLinkError struct {
+	Path string
+	Rel  string
+}
+
+func (e *ArtifactLinkError) Error() string {
+	what := e.Path
+	if e.Rel != "" {
+		what = e.Rel
+	}
+	return fmt.Sprintf("%s is a symlink (or not a directory); refusing an artifact reached through it, which could be another workspace's; remove it and run `jp-policy compile`", what)
+}
+
 // MismatchError says a manifest does not belong to the artifact that
 // points at it (a half-written or hand-mixed output directory).
 type MismatchError struct {

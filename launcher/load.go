@@ -49,21 +49,32 @@ type located struct {
 	SHA256 string
 }
 
-// resolveManifest reads the artifact at artifactPath, checks that it is
-// current (a stale artifact is an *artifact.StaleError telling the user
-// to run `jp-policy compile`), and returns the absolute path of tool's
+// resolveManifest reads the artifact at artifactPath for the workspace
+// root, checks that it is this workspace's (reached through no symlink
+// when strict, pinned for this root and path, recording this root) and
+// current (a stale artifact is an *artifact.StaleError telling the user to
+// run `jp-policy compile`), and returns the absolute path of tool's
 // manifest for platform, with what else the launcher needs from it.
-func resolveManifest(artifactPath, tool, platform string) (*located, error) {
-	b, err := os.ReadFile(artifactPath)
+func resolveManifest(root, artifactPath string, strict bool, tool, platform string) (*located, error) {
+	if strict {
+		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+			return nil, err
+		}
+	}
+	b, err := readNoFollow(artifactPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingArtifactError{Path: artifactPath}
+	}
+	if errors.Is(err, errIsSymlink) {
+		return nil, &ArtifactLinkError{Path: artifactPath}
 	}
 	if err != nil {
 		return nil, err
 	}
 	// The pin (outside the workspace) says these are the bytes compile
-	// wrote; a tool that could write the workspace cannot forge them.
-	if err := checkPin(artifactPath, b); err != nil {
+	// wrote for this workspace at this path; a tool that could write the
+	// workspace cannot forge them, nor swap in another workspace's.
+	if err := checkPin(root, artifactPath, b); err != nil {
 		return nil, err
 	}
 	var a leanArtifact
@@ -73,6 +84,9 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 	}
 	if a.Format != artifact.FormatVersion {
 		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
+	}
+	if a.Root != root {
+		return nil, &MismatchError{Manifest: artifactPath, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", a.Root, root)}
 	}
 	if err := verifyInputs(a.Inputs); err != nil {
 		return nil, err
@@ -95,14 +109,33 @@ func resolveManifest(artifactPath, tool, platform string) (*located, error) {
 	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands, SHA256: t.ManifestSHA256[platform]}, nil
 }
 
-// checkPin verifies policy.json against the hash compile pinned in the
-// user's data directory.
-func checkPin(artifactPath string, b []byte) error {
+// checkRealDirs refuses when any of dirs below root is a symlink (or not a
+// directory): the artifact must be the one in this workspace's own .jp.
+func checkRealDirs(root string, dirs ...string) error {
+	for _, d := range dirs {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the artifact read reports what is missing
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+			rel, _ := filepath.Rel(root, d)
+			return &ArtifactLinkError{Path: d, Rel: rel}
+		}
+	}
+	return nil
+}
+
+// checkPin verifies policy.json against the pin compile wrote in the
+// user's data directory for this workspace root and artifact path.
+func checkPin(root, artifactPath string, b []byte) error {
 	dataDir, err := config.UserDataDir(os.Getenv)
 	if err != nil {
 		return fmt.Errorf("cannot find the artifact's pin: %w", err)
 	}
-	return artifact.CheckPin(dataDir, filepath.Dir(artifactPath), b)
+	return artifact.CheckPin(dataDir, root, artifactPath, b)
 }
 
 // readVerified reads a manifest and checks it against the hash policy.json

@@ -120,19 +120,28 @@ func FindWorkspace(dir string) (string, error) {
 	return root, err
 }
 
-// ArtifactPath returns the artifact path opts names.
-func (o *Options) ArtifactPath() (string, error) {
-	if o.Artifact != "" {
-		return filepath.Abs(o.Artifact)
-	}
-	ws := o.Workspace
-	if ws == "" {
-		var err error
-		if ws, err = FindWorkspace("."); err != nil {
-			return "", err
+// locate returns the canonical workspace root the run is for and the
+// artifact path to read. strict is set for the default location
+// (<root>/.jp/policy/policy.json), where .jp and .jp/policy must be real
+// directories: a tool that may write the workspace could otherwise point
+// them at another workspace's artifact, which has a valid pin of its own.
+func (o *Options) locate() (root, artifactPath string, strict bool, err error) {
+	if o.Workspace == "" {
+		root, err = FindWorkspace(".")
+	} else {
+		root, err = filepath.Abs(o.Workspace)
+		if err == nil {
+			root, err = filepath.EvalSymlinks(root)
 		}
 	}
-	return filepath.Join(ws, filepath.FromSlash(artifact.DefaultDir), artifact.FileName), nil
+	if err != nil {
+		return "", "", false, fmt.Errorf("workspace: %w", err)
+	}
+	if o.Artifact != "" {
+		artifactPath, err = filepath.Abs(o.Artifact)
+		return root, artifactPath, false, err
+	}
+	return root, filepath.Join(root, filepath.FromSlash(artifact.DefaultDir), artifact.FileName), true, nil
 }
 
 // Prepare decides everything about a run without running it: it reads
@@ -167,11 +176,11 @@ func Prepare(o *Options) (*Plan, error) {
 			return nil, err
 		}
 	default:
-		ap, err := o.ArtifactPath()
+		root, ap, strict, err := o.locate()
 		if err != nil {
 			return nil, err
 		}
-		loc, err := resolveManifest(ap, o.Tool, o.Platform)
+		loc, err := resolveManifest(root, ap, strict, o.Tool, o.Platform)
 		if err != nil {
 			return nil, err
 		}
@@ -214,6 +223,9 @@ func Prepare(o *Options) (*Plan, error) {
 			}
 			if j.Digest != loc.Digest {
 				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+			}
+			if j.Tool != o.Tool {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", j.Tool, o.Tool)}
 			}
 			p.Job = j
 			envAllow, commands = landlock.Env(j.Env), j.Commands

@@ -211,7 +211,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	t.Setenv("JP_USER_DATA_DIR", data)
 	b, err := os.ReadFile(path)
 	must(t, err)
-	must(t, artifact.WritePin(data, dir, b))
+	must(t, artifact.WritePin(data, ws, path, b))
 	return ws
 }
 
@@ -366,5 +366,28 @@ func TestPrepareDefault(t *testing.T) {
 				t.Errorf("windows job %+v", p.Job)
 			}
 		}
+	}
+}
+
+// An artifact whose pin is valid but that records another workspace root
+// is refused: exec runs only the artifact compiled for this workspace.
+func TestPrepareRefusesForeignRoot(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a POSIX sh on PATH")
+	}
+	ws := writeArtifact(t, testManifest())
+	path := filepath.Join(ws, ".jp", "policy", artifact.FileName)
+	b, err := os.ReadFile(path)
+	must(t, err)
+	forged := strings.Replace(string(b), `"root": "`+ws+`"`, `"root": "/elsewhere"`, 1)
+	if forged == string(b) {
+		t.Fatal("test artifact has no root to replace")
+	}
+	must(t, os.WriteFile(path, []byte(forged), 0o644))
+	must(t, artifact.WritePin(os.Getenv("JP_USER_DATA_DIR"), ws, path, []byte(forged)))
+	_, err = Prepare(&Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Platform: "linux", ABI: 7})
+	var mm *MismatchError
+	if !errors.As(err, &mm) || !strings.Contains(err.Error(), "compiled for the workspace /elsewhere") {
+		t.Fatalf("got %v, want a MismatchError naming the other root", err)
 	}
 }

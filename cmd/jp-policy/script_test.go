@@ -154,5 +154,6 @@ func cmdSeal(ts *testscript.TestScript, neg bool, args []string) {
 	out, err := json.MarshalIndent(doc, "", "  ")
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, out, 0o644))
-	ts.Check(artifact.WritePin(ts.Getenv("JP_USER_DATA_DIR"), dir, out))
+	root, _ := doc["root"].(string)
+	ts.Check(artifact.WritePin(ts.Getenv("JP_USER_DATA_DIR"), root, filepath.Join(dir, artifact.FileName), out))
 }
