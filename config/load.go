@@ -137,6 +137,15 @@ func workspaceRoot(ws, cwd string) (string, error) {
 	return ws, nil
 }
 
+// DotJPFiles lists the names a `.jp.*` config layer may have in dir, in
+// the order the loader tries them.
+func DotJPFiles(dir string) []string { return withExtensions(filepath.Join(dir, ".jp")) }
+
+// DirsDown lists root and every directory from it down to cwd (the
+// directories whose `.jp.*` files JP loads when run from cwd); only root
+// when cwd is outside the workspace.
+func DirsDown(root, cwd string) []string { return dirsDown(root, cwd) }
+
 // dirsDown lists root and every directory from it down to cwd; only root
 // when cwd is outside the workspace.
 func dirsDown(root, cwd string) []string {

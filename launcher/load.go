@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/artifact"
 	"github.com/jp-policy/jp-policy/config"
@@ -89,6 +90,9 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 		return nil, &MismatchError{Manifest: artifactPath, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", a.Root, root)}
 	}
 	if err := verifyInputs(a.Inputs); err != nil {
+		return nil, err
+	}
+	if err := checkLayerChain(root, a.Inputs); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -174,6 +178,66 @@ func verifyInputs(inputs []artifact.Input) error {
 				shown = "sha256:" + now[:12]
 			}
 			return &artifact.StaleError{Input: in, Now: shown}
+		}
+	}
+	return nil
+}
+
+// LayerChainError is a `.jp.*` config layer that JP would load when run
+// from this directory but the artifact was compiled without (a tool that
+// may write src/ created src/.jp.toml), or one the artifact includes that
+// JP would not load from here (compiled from a deeper directory).
+type LayerChainError struct {
+	Path    string
+	Cwd     string
+	Missing bool // true: loaded from here, absent from the artifact
+}
+
+func (e *LayerChainError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("%v: %s is a config layer for %s, but the artifact was compiled without it; run `jp-policy compile` from this directory (and review what it grants)", artifact.ErrStale, e.Path, e.Cwd)
+	}
+	return fmt.Sprintf("%v: the artifact includes %s, which JP does not load from %s; run `jp-policy compile` from this directory", artifact.ErrStale, e.Path, e.Cwd)
+}
+
+func (e *LayerChainError) Unwrap() error { return artifact.ErrStale }
+
+// checkLayerChain compares the `.jp.*` layers JP loads from the current
+// directory (one in each directory from the workspace root down to it)
+// with the ones the artifact was compiled from. The inputs' own hashes
+// catch edits of recorded layers; this catches a layer in a directory the
+// compile never looked at. A few stat calls per directory level.
+func checkLayerChain(root string, inputs []artifact.Input) error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("current directory: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	recorded := map[string]bool{}
+	for _, in := range inputs {
+		if in.Kind == "layer" && strings.HasPrefix(filepath.Base(in.Path), ".jp.") {
+			recorded[in.Path] = true
+		}
+	}
+	here := map[string]bool{}
+	for _, dir := range config.DirsDown(root, cwd) {
+		for _, p := range config.DotJPFiles(dir) {
+			here[p] = true
+			fi, err := os.Stat(p)
+			if err != nil || fi.IsDir() {
+				continue
+			}
+			if !recorded[p] {
+				return &LayerChainError{Path: p, Cwd: cwd, Missing: true}
+			}
+			break // the loader takes the first name that exists
+		}
+	}
+	for p := range recorded {
+		if !here[p] {
+			return &LayerChainError{Path: p, Cwd: cwd}
 		}
 	}
 	return nil
