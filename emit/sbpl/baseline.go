@@ -33,10 +33,18 @@ var baseline = []group{
 	{"baseline.etc", "user, host, service, time zone and TLS configuration under /private/etc", []string{
 		`(allow file-read* (literal "/private/etc/passwd") (literal "/private/etc/group") (literal "/private/etc/hosts") (literal "/private/etc/services") (literal "/private/etc/protocols") (literal "/private/etc/localtime") (subpath "/private/var/db/timezone") (subpath "/private/etc/ssl"))`,
 	}},
-	{"baseline.dev", "the standard character devices; /dev/tty with terminal ioctls", []string{
+	{"baseline.dev", "the standard character devices; /dev/tty with terminal ioctls except input injection (TIOCSTI)", []string{
 		`(allow file-read* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") (literal "/dev/urandom") (literal "/dev/tty") (subpath "/dev/fd"))`,
 		`(allow file-write-data (literal "/dev/null") (literal "/dev/tty"))`,
 		`(allow file-ioctl (literal "/dev/tty"))`,
+		// TIOCSTI pushes bytes into the terminal's input queue, so the
+		// user's shell would run them after the tool exits. A later rule
+		// wins in SBPL, and no later rule allows file-ioctl. Apple's own
+		// profiles name ioctls symbolically in ioctl-command filters.
+		`(deny file-ioctl (ioctl-command TIOCSTI))`,
+	}},
+	{"baseline.unix", "no outbound connections to Unix sockets (ssh-agent, docker, launchd services by path) except the name resolver's when the tool has net rules", []string{
+		`(deny network-outbound (remote unix-socket))`,
 	}},
 }
 

@@ -201,3 +201,27 @@ func FuzzBuild(f *testing.F) {
 		checkAgainstPolicy(t, tool, forms, prof, queries)
 	})
 }
+
+// SBPL lets a later rule win: TIOCSTI must be denied after the last rule
+// that allows file-ioctl, and Unix sockets denied before the one allow
+// (the name resolver's, for tools with net rules).
+func TestTerminalAndUnixSocketOrder(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		prof, _, err := Build(sc.Tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(prof)
+		deny := strings.Index(s, "(deny file-ioctl (ioctl-command TIOCSTI))")
+		if deny < 0 || strings.LastIndex(s, "(allow file-ioctl") > deny {
+			t.Errorf("%s: TIOCSTI is not denied after every file-ioctl allow", sc.Name)
+		}
+		unix := strings.Index(s, "(deny network-outbound (remote unix-socket))")
+		if unix < 0 {
+			t.Errorf("%s: no Unix socket denial", sc.Name)
+		}
+		if r := strings.Index(s, `(allow network-outbound (literal "/private/var/run/mDNSResponder"))`); r >= 0 && r < unix {
+			t.Errorf("%s: the resolver's socket is allowed before the denial, which would then win", sc.Name)
+		}
+	}
+}
