@@ -17,7 +17,8 @@ type merger struct {
 }
 
 type vecMeta struct {
-	dedup   bool // sticky once on
+	set     bool // a layer has declared the list: later layers merge into it
+	dedup   bool // sticky once on, until a layer says dedup = false
 	discard bool // drop this value whatever the next layer's strategy
 }
 
