@@ -71,21 +71,27 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	root, cwd := ld.l.Root, ld.l.Cwd
 
 	if dir, err := GlobalConfigDir(getenv); err == nil {
-		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml")); err != nil {
+		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
 	}
-	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml")); err != nil {
+	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml"), ld.inherit); err != nil {
 		return err
 	}
+	// JP merges every .jp.toml from the workspace root down to the working
+	// directory into one layer (load_partial_at_path_recursive) and looks
+	// at inherit only between layers (load_partials_with_inheritance): an
+	// inherit = false inside the chain skips none of the deeper files, and
+	// a deeper inherit = true turns the next layer back on.
+	chain := ld.inherit
 	for _, dir := range dirsDown(root, cwd) {
-		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml")); err != nil {
+		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
 			return err
 		}
 	}
 	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
 		ld.userDir = dir
-		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
+		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
 	} else {
@@ -221,9 +227,9 @@ func withExtensions(base string) []string {
 
 // discovered loads a layer found by convention: like JP, when path
 // (a .toml file) is absent the same name with another extension is
-// tried. Absent files become staleness candidates, and `inherit = false`
-// earlier on skips them.
-func (ld *loader) discovered(kind LayerKind, path string) error {
+// tried. Absent files become staleness candidates; a file is skipped when
+// inherit, the inherit in force where its layer starts, is false.
+func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
 	for _, ext := range jpExtensions {
 		p := base + ext
@@ -236,7 +242,7 @@ func (ld *loader) discovered(kind LayerKind, path string) error {
 		case err != nil || fi.IsDir():
 			continue
 		}
-		if !ld.inherit {
+		if !inherit {
 			ld.l.Skipped = append(ld.l.Skipped, p)
 			return nil
 		}
