@@ -223,7 +223,7 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 	t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
 	ld := &loader{l: &Loaded{Files: map[string][]byte{}}, inherit: true}
 	ld.m = newMerger(ld.l)
-	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"))
+	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"), true)
 	var list diag.List
 	if !errors.As(err, &list) {
 		t.Fatalf("err = %v", err)

@@ -109,6 +109,20 @@ func (m *merger) applyTool(t *Tool, tn *tomlpos.Node) {
 				t.EnableMode.Overrode = append(t.EnableMode.Overrode, append(prev.Overrode, prev.Pos)...)
 				t.Enable = Bool{}
 			}
+		case tomlpos.Table:
+			// Only the fields written change, as in JP's field-wise merge
+			// of EnableConfig.
+			if s := n.Get("state"); s != nil && s.Kind == tomlpos.Bool {
+				prev := t.EnableMode
+				setBool(&t.Enable, s.Bool, written(s))
+				if prev.Set {
+					t.Enable.Overrode = append(t.Enable.Overrode, append(prev.Overrode, prev.Pos)...)
+					t.EnableMode = Str{}
+				}
+			}
+			if a := n.Get("allow_toggle"); a != nil && a.Kind == tomlpos.String {
+				setStr(&t.AllowToggle, a.Str, written(a))
+			}
 		}
 	}
 	if n := tn.Get("command"); n != nil {
