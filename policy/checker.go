@@ -172,6 +172,8 @@ func Validate(p *AccessPolicy) error {
 	for i, r := range p.Config {
 		if err := ValidateConfigPath(r.Path); err != nil {
 			add("config", i, err)
+		} else if err := validateConfigRuleMeaning(r); err != nil {
+			add("config", i, err)
 		}
 		if err := validateApply(r.Apply); err != nil {
 			add("config", i, err)
