@@ -60,6 +60,16 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		if value == "" {
 			continue
 		}
+		if strings.EqualFold(strings.TrimPrefix(name, EnvPrefix), "config_load_paths") {
+			// JP's env layer appends to the files' config_load_paths.
+			paths, err := envLoadPaths(name, value)
+			if err != nil {
+				return err
+			}
+			ld.loadPaths = append(ld.loadPaths, paths...)
+			ld.l.Env[name] = value
+			continue
+		}
 		entries, err := envEntries(name, value)
 		if err != nil {
 			return err
@@ -85,6 +95,32 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	ld.emitValidation(root)
 	ld.m.apply(root)
 	return nil
+}
+
+// envLoadPaths reads JP_CFG_CONFIG_LOAD_PATHS: a comma-separated list or
+// a JSON array of strings.
+func envLoadPaths(name, value string) ([]string, error) {
+	raw, merge, col, val := nativePrefix(value)
+	nv := nativeValue{file: "env:" + name, str: val, col: col, merge: merge}
+	if raw {
+		n, err := envJSONValue(nv.file, val, col)
+		if err != nil {
+			return nil, err
+		}
+		nv.json = n
+	}
+	arr, err := nativeList(nv, "", "config_load_paths")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, it := range arr.Items {
+		if it.Kind != tomlpos.String {
+			return nil, fatal(it.Pos, RuleSchema, "config_load_paths: expected a string, but got %s", it.Kind)
+		}
+		out = append(out, it.Str)
+	}
+	return out, nil
 }
 
 // envSet puts one value into the env layer's tree at full. A list

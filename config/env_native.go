@@ -45,53 +45,71 @@ var nativeListKey = map[string]string{"fs": "path", "net": "host", "env": "name"
 // nativeValue is a variable's value after its modifiers: JSON (json set)
 // or a plain string.
 type nativeValue struct {
-	name  string
+	file  string // positions' file: "env:NAME" or "--cfg KEY"
 	json  *tomlpos.Node
 	str   string
 	col   int
 	merge bool
 }
 
-func (nv nativeValue) pos() diag.Position { return envPos(nv.name, nv.col) }
+func (nv nativeValue) pos() diag.Position { return diag.Position{File: nv.file, Line: 1, Col: nv.col} }
 
 func (nv nativeValue) child(n *tomlpos.Node) nativeValue {
-	return nativeValue{name: nv.name, json: n, col: n.Pos.Col, merge: nv.merge}
+	return nativeValue{file: nv.file, json: n, col: n.Pos.Col, merge: nv.merge}
 }
 
 func nativeEntries(name, value string) ([]envAssign, error) {
-	rest := strings.ToLower(strings.TrimPrefix(name, EnvPrefix))
-	if rest != "conversation" && rest != "conversation_tools" && !strings.HasPrefix(rest, "conversation_tools_") {
-		return nil, nil
-	}
 	raw, merge, col, val := nativePrefix(value)
-	nv := nativeValue{name: name, str: val, col: col, merge: merge}
+	return assignKV("env:"+name, strings.ToLower(strings.TrimPrefix(name, EnvPrefix)), "_", raw, merge, col, val)
+}
+
+// assignKV applies one of JP's key-value assignments (KvAssignment): key
+// is the path below the config root with delim between segments ("_" for
+// a variable, "." for --cfg KEY=VALUE), val the value after its
+// modifiers, starting at column col of file.
+func assignKV(file, key, delim string, raw, merge bool, col int, val string) ([]envAssign, error) {
+	nv := nativeValue{file: file, str: val, col: col, merge: merge}
 	if raw {
-		n, err := envJSONValue(name, val, col)
+		n, err := envJSONValue(file, val, col)
 		if err != nil {
 			return nil, err
 		}
 		nv.json = n
 	}
-	var out []envAssign
+	conv, tools, tool := "conversation", "conversation"+delim+"tools", "conversation"+delim+"tools"+delim
 	switch {
-	case rest == "conversation":
-		// Only the tools member is jp-policy's business.
+	case key == "":
+		// The root object of --cfg '{...}': only conversation.tools is
+		// jp-policy's business.
 		if nv.json == nil || nv.json.Kind != tomlpos.Table {
 			return nil, nil
 		}
-		tools := nv.json.Get("tools")
-		if tools == nil {
+		if c := nv.json.Get("conversation"); c != nil && c.Kind == tomlpos.Table {
+			if t := c.Get("tools"); t != nil {
+				return nativeTools(nv.child(t))
+			}
+		}
+		return nil, nil
+	case key == conv:
+		if nv.json == nil || nv.json.Kind != tomlpos.Table {
 			return nil, nil
 		}
-		return nativeTools(nv.child(tools))
-	case rest == "conversation_tools":
+		t := nv.json.Get("tools")
+		if t == nil {
+			return nil, nil
+		}
+		return nativeTools(nv.child(t))
+	case key == tools:
 		return nativeTools(nv)
-	}
-	tool, field, _ := strings.Cut(strings.TrimPrefix(rest, "conversation_tools_"), "_")
-	if tool == "" {
+	case !strings.HasPrefix(key, tool):
 		return nil, nil
 	}
-	err := nativeTool(&out, tool, field, nv)
+	name, field, _ := strings.Cut(strings.TrimPrefix(key, tool), delim)
+	if name == "" {
+		return nil, nil
+	}
+	var out []envAssign
+	err := nativeTool(&out, name, strings.ReplaceAll(field, delim, "_"), nv)
 	return out, err
 }
 
@@ -132,7 +150,7 @@ func nativeTool(out *[]envAssign, tool, field string, nv nativeValue) error {
 		if nv.json != nil {
 			n = nv.json
 		} else {
-			n, _ = envValue(nv.name, nv.str, []string{field})
+			n, _ = envValue("", nv.str, []string{field})
 			n.Pos = nv.pos()
 		}
 		*out = append(*out, envAssign{tool: tool, key: []string{field}, v: n})
@@ -214,7 +232,7 @@ func nativeList(nv nativeValue, primary, what string) (*tomlpos.Node, error) {
 			trimmed := strings.TrimSpace(piece)
 			lead := len(piece) - len(strings.TrimLeft(piece, " \t\n\r"))
 			if trimmed != "" {
-				arr.Items = append(arr.Items, wrap(&tomlpos.Node{Kind: tomlpos.String, Pos: envPos(nv.name, col+off+lead), Str: trimmed}))
+				arr.Items = append(arr.Items, wrap(&tomlpos.Node{Kind: tomlpos.String, Pos: diag.Position{File: nv.file, Line: 1, Col: col + off + lead}, Str: trimmed}))
 			}
 			off += len(piece) + 1
 		}
@@ -245,9 +263,9 @@ func nativePrefix(v string) (raw, merge bool, col int, rest string) {
 
 // envJSONValue parses a JSON value from a variable, with positions counted
 // inside the variable's value.
-func envJSONValue(name, value string, col int) (*tomlpos.Node, error) {
+func envJSONValue(file, value string, col int) (*tomlpos.Node, error) {
 	const open = `{"v":`
-	root, err := tomlpos.ParseJSON("env:"+name, []byte(open+value+"}"))
+	root, err := tomlpos.ParseJSON(file, []byte(open+value+"}"))
 	shift := func(p *diag.Position) {
 		if p.Line == 1 {
 			p.Col = max(1, p.Col-len(open)+col-1)
@@ -265,7 +283,7 @@ func envJSONValue(name, value string, col int) (*tomlpos.Node, error) {
 	}
 	v := root.Get("v")
 	if v == nil || len(root.Keys) != 1 {
-		return nil, fatal(envPos(name, col), RuleSyntax, "the value must be a single JSON value")
+		return nil, fatal(diag.Position{File: file, Line: 1, Col: col}, RuleSyntax, "the value must be a single JSON value")
 	}
 	v.Walk(func(n *tomlpos.Node) {
 		shift(&n.Pos)

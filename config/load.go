@@ -111,11 +111,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		return err
 	}
 	for _, c := range opts.Cfg {
-		p, err := ld.resolveCfg(c, cwd)
-		if err != nil {
-			return err
-		}
-		if err := ld.file(LayerCfg, p, "", diag.Position{File: c}, nil); err != nil {
+		if err := ld.cfgArg(c, cwd, getenv); err != nil {
 			return err
 		}
 	}
@@ -174,8 +170,9 @@ type loader struct {
 	l       *Loaded
 	m       *merger
 	inherit bool
-	// loadPaths is the latest config_load_paths, for --cfg NAME, which is
-	// also looked up under userDir, the user-workspace directory.
+	// loadPaths is config_load_paths appended across the file and env
+	// layers, for --cfg NAME; userDir is the user-workspace directory,
+	// one of the roots NAME is searched under.
 	loadPaths []string
 	userDir   string
 	// slots hold the findings in layer order; schema validation of a
@@ -311,8 +308,10 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
 		ld.inherit = n.Bool
 	}
-	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array {
-		ld.loadPaths = ld.loadPaths[:0]
+	// JP appends config_load_paths across layers (merge = append_vec) and
+	// searches with the files and env layers only: a --cfg file's own
+	// config_load_paths does not steer a later --cfg NAME.
+	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array && kind != LayerCfg {
 		for _, it := range n.Items {
 			if it.Kind == tomlpos.String {
 				ld.loadPaths = append(ld.loadPaths, it.Str)
@@ -325,38 +324,6 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		}
 	}
 	return nil
-}
-
-// resolveCfg finds a --cfg argument: a path relative to the working
-// directory, or, like JP, a name looked up in config_load_paths (relative
-// to the workspace root) with or without its extension.
-func (ld *loader) resolveCfg(arg, cwd string) (string, error) {
-	p := arg
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-		return p, nil
-	}
-	if !filepath.IsAbs(arg) {
-		// JP resolves config_load_paths against the workspace root and
-		// the user-workspace directory.
-		roots := []string{ld.l.Root}
-		if ld.userDir != "" {
-			roots = append(roots, ld.userDir)
-		}
-		for _, lp := range ld.loadPaths {
-			for _, r := range roots {
-				base := filepath.Join(r, filepath.FromSlash(lp), filepath.FromSlash(arg))
-				for _, cand := range append([]string{base}, withExtensions(base)...) {
-					if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
-						return cand, nil
-					}
-				}
-			}
-		}
-	}
-	return "", fatal(diag.Position{File: arg}, "", "--cfg %s: no such file (looked in the working directory and config_load_paths)", arg)
 }
 
 // checkMerged validates what only the merged result can show.
