@@ -30,11 +30,22 @@ func (ld *loader) cfgArg(arg, cwd string, getenv func(string) string) error {
 	case !strings.Contains(arg, "="):
 		return ld.cfgPath(strings.TrimSpace(arg), arg, cwd, getenv)
 	}
-	key, val, _ := strings.Cut(arg, "=")
-	col := len(key) + 2
-	// JP's try_from_cli strips a trailing ':' (JSON) and '+' (merge), each
-	// once, in either order.
-	raw, merge := false, false
+	key, raw, merge, col, val, ok := splitCfgKV(arg)
+	if !ok {
+		return fatal(diag.Position{File: "--cfg", Line: 1, Col: 1}, RuleSchema, "--cfg %s: no key before '='", arg)
+	}
+	return ld.cfgAssign(arg, "--cfg "+key, key, raw, merge, col, val)
+}
+
+// splitCfgKV splits KEY[+][:]=VALUE as JP's try_from_cli does: a
+// trailing ':' (JSON) and '+' (merge) are stripped from the key, each
+// once, in either order. col is where the value starts in arg.
+func splitCfgKV(arg string) (key string, raw, merge bool, col int, val string, ok bool) {
+	key, val, found := strings.Cut(arg, "=")
+	if !found {
+		return "", false, false, 0, "", false
+	}
+	col = len(key) + 2
 	for key != "" {
 		switch {
 		case !raw && strings.HasSuffix(key, ":"):
@@ -42,11 +53,11 @@ func (ld *loader) cfgArg(arg, cwd string, getenv func(string) string) error {
 		case !merge && strings.HasSuffix(key, "+"):
 			merge = true
 		default:
-			return ld.cfgAssign(arg, "--cfg "+key, key, raw, merge, col, val)
+			return key, raw, merge, col, val, true
 		}
 		key = key[:len(key)-1]
 	}
-	return fatal(diag.Position{File: "--cfg", Line: 1, Col: 1}, RuleSchema, "--cfg %s: no key before '='", arg)
+	return "", raw, merge, col, val, false
 }
 
 // cfgAssign applies a KEY=VALUE (or root JSON) assignment as a layer.

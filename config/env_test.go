@@ -120,8 +120,37 @@ func FuzzEnvEntry(f *testing.F) {
 	f.Add("JP_CFG_CONVERSATION_TOOLS_BASH_ACCESS_FS", `:[{"path": "src"}]`)
 	f.Add("JP_CFG_CONVERSATION__TOOLS__T__ACCESS__NET", `{ strategy = "replace", value = [] }`)
 	f.Add("JP_CFG_CONVERSATION_TOOLS_T_ENABLE", `:true`)
+	f.Add("JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS", ` src, ,docs`)
+	f.Add("JP_CFG_CONVERSATION_TOOLS", `:{"t": {"access": {"fs": ["a", {"path": "b"}]}}}`)
+	f.Add("JP_CFG_CONVERSATION", `:{"tools": {"t": {"enable": {"state": false}}}}`)
 	f.Fuzz(func(t *testing.T, name, value string) {
 		_, err := envEntries(name, value)
+		if err != nil {
+			var list diag.List
+			if !errors.As(err, &list) || len(list) == 0 || list[0].Pos.File == "" {
+				t.Fatalf("unpositioned error %v", err)
+			}
+		}
+	})
+}
+
+// FuzzCfgKV asserts that no --cfg KEY=VALUE argument can panic the
+// assignment, that the key never keeps its modifiers, and that a bad
+// value is a positioned error.
+func FuzzCfgKV(f *testing.F) {
+	f.Add("conversation.tools.t.access.fs=src,docs")
+	f.Add(`conversation.tools.t.access.fs+:=[{"path": "a"}]`)
+	f.Add(`conversation.tools:={"t": {"run": "ask"}}`)
+	f.Add("=x")
+	f.Fuzz(func(t *testing.T, arg string) {
+		key, raw, merge, col, val, ok := splitCfgKV(arg)
+		if !ok {
+			return
+		}
+		if col < 1 || col > len(arg)+1 || arg[col-1:] != val {
+			t.Fatalf("col %d does not point at the value %q in %q", col, val, arg)
+		}
+		_, err := assignKV("--cfg "+key, key, ".", raw, merge, col, val)
 		if err != nil {
 			var list diag.List
 			if !errors.As(err, &list) || len(list) == 0 || list[0].Pos.File == "" {
