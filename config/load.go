@@ -158,9 +158,10 @@ func dirsDown(root, cwd string) []string {
 	return dirs
 }
 
-// maxExtendsDepth bounds extends chains, as JP does, so a generated chain
-// of distinct files cannot recurse without end.
-const maxExtendsDepth = 64
+// maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
+// (u8::MAX, jp_config util.rs): a chain JP loads loads here too, and a
+// generated chain of distinct files cannot recurse without end.
+const maxExtendsDepth = 255
 
 // maxFileSize bounds a config file: JP's own workspace config is a few
 // hundred KiB, and a stray multi-gigabyte file must not exhaust memory.

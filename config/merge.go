@@ -95,6 +95,12 @@ func (m *merger) applyTool(t *Tool, tn *tomlpos.Node) {
 		// The two forms are one key: whichever was written last wins and
 		// remembers the other as overridden.
 		switch n.Kind {
+		case tomlpos.Bool, tomlpos.String:
+			// JP's bool and string forms set allow_toggle too (From<bool>,
+			// FromStr): an earlier table's allow_toggle no longer holds.
+			t.AllowToggle = Str{}
+		}
+		switch n.Kind {
 		case tomlpos.Bool:
 			prev := t.EnableMode
 			setBool(&t.Enable, n.Bool, written(n))
