@@ -20,7 +20,7 @@ var schemaJSON []byte
 const (
 	RuleSyntax     = "JP001" // TOML/JSON syntax
 	RuleSchema     = "JP002" // schema violation
-	RuleUnknownKey = "JP003" // unknown key inside access or a rule
+	RuleUnknownKey = "JP003" // unknown key in any table the schema closes
 	RuleMissingExt = "JP004" // missing extends target (warning)
 	RuleCycle      = "JP005" // extends cycle
 	RuleExtension  = "JP006" // unsupported file extension
