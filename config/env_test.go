@@ -64,7 +64,7 @@ func TestEnvEntry(t *testing.T) {
 }
 
 // TestNativeLists follows JP's KvAssignment (assignment.rs try_vec,
-// try_parse_vec): a plain string is split on commas, '+' only decides
+// try_parse_vec; JP's test_kv_assignment_try_from_cli_env, test_load_envs): a plain string is split on commas, '+' only decides
 // between the variables of the env layer, and the object forms reach
 // every key of a tool.
 func TestNativeLists(t *testing.T) {

@@ -282,7 +282,8 @@ func TestCfgLoadPaths(t *testing.T) {
 }
 
 // TestCfgForms covers JP's KeyValueOrPath forms (jp_cli lib.rs) and
-// apply_cfg_args: an assignment replaces a list, '+' extends it.
+// apply_cfg_args (JP's without_conversation_returns_base_plus_cfg): an
+// assignment replaces a list, '+' extends it.
 func TestCfgForms(t *testing.T) {
 	ws, opts := testWorkspace(t)
 	write(t, filepath.Join(ws, ".jp", "config.toml"), "[conversation.tools.t]\nsource = \"local\"\naccess.fs = [{ path = \".\", read = true }]\n")

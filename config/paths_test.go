@@ -47,8 +47,9 @@ func setMtime(t testing.TB, p string, at time.Time) {
 }
 
 // TestDirsLikeJP: JP expands a leading ~ in JP_GLOBAL_CONFIG_DIR
-// (jp_config fs.rs expand_tilde) and honours an absolute XDG_DATA_HOME on
-// every platform (jp_workspace user_data_dir); on Windows its data
+// (jp_config fs.rs expand_tilde; JP's test_expand_tilde) and honours an
+// absolute XDG_DATA_HOME on every platform (jp_workspace user_data_dir;
+// JP's user_data_dir_uses_xdg_data_home_when_absolute); on Windows its data
 // directory is under %LOCALAPPDATA%, not %APPDATA%.
 func TestDirsLikeJP(t *testing.T) {
 	h := filepath.Join(t.TempDir(), "home")
@@ -113,8 +114,10 @@ func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 	if want := filepath.Join(data, "workspace", "old-name-id42"); err != nil || dir != want {
 		t.Errorf("reuse %q %v, want %q", dir, err, want)
 	}
-	// Several silos: JP (jp_storage choose_canonical_user_dir) takes the
-	// newest by the mtime of its entries, not the alphabetically first...
+	// Several silos: JP (jp_storage choose_canonical_user_dir; JP's tests
+	// picks_most_recently_modified_silo_without_slug_match,
+	// reuses_existing_slugged_user_dir_in_place) takes the newest by the
+	// mtime of its entries, not the alphabetically first...
 	old, newer := time.Now().Add(-time.Hour), time.Now()
 	write(t, filepath.Join(data, "workspace", "a-clone-id42", "config.toml"), "")
 	setMtime(t, filepath.Join(data, "workspace", "a-clone-id42", "config.toml"), old)
