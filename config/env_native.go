@@ -169,6 +169,18 @@ func nativeTool(out *[]envAssign, tool, field string, nv nativeValue) error {
 	if rest, ok := strings.CutPrefix(field, "access_"); ok {
 		return nativeAccess(out, tool, rest, nv)
 	}
+	if sub, ok := strings.CutPrefix(field, "enable_"); ok && (sub == "state" || sub == "allow_toggle") {
+		// One field of the { state, allow_toggle } table (EnableConfig).
+		n := nv.json
+		if n == nil {
+			n = &tomlpos.Node{Kind: tomlpos.String, Pos: nv.pos(), Str: nv.str}
+			if sub == "state" && (nv.str == "true" || nv.str == "false") {
+				n = &tomlpos.Node{Kind: tomlpos.Bool, Pos: nv.pos(), Bool: nv.str == "true"}
+			}
+		}
+		*out = append(*out, envAssign{tool: tool, key: []string{"enable", sub}, v: n})
+		return nil
+	}
 	// JP's other tool keys (style, summary, ...) are not jp-policy's.
 	return nil
 }

@@ -80,6 +80,8 @@ func TestNativeLists(t *testing.T) {
 		{"JP_CFG_CONVERSATION_TOOLS_T", `:{"run": "ask", "access": {"fs": [{"path": "a"}]}}`, []string{"t.run", "t.access.fs=a"}},
 		{"JP_CFG_CONVERSATION_TOOLS", `:{"t": {"access": {"fs": ["a"]}}, "u_v": {"source": "local"}}`, []string{"t.access.fs=a", "u_v.source"}},
 		{"JP_CFG_CONVERSATION", `:{"title": {}, "tools": {"t": {"access": {"fs": ["a"]}}}}`, []string{"t.access.fs=a"}},
+		{"JP_CFG_CONVERSATION_TOOLS_T_ENABLE_STATE", "false", []string{"t.enable.state"}},
+		{"JP_CFG_CONVERSATION_TOOLS_T_ENABLE_ALLOW_TOGGLE", "never", []string{"t.enable.allow_toggle"}},
 	}
 	for _, tc := range tests {
 		es, err := envEntries(tc.name, tc.value)

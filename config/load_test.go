@@ -301,6 +301,7 @@ func TestCfgForms(t *testing.T) {
 		{[]string{`{"conversation": {"tools": {"t": {"run": "unattended"}}}}`}, ".", "unattended"},
 		{[]string{"@" + filepath.Join(ws, "file=with-eq.toml")}, ".", "from-file"},
 		{[]string{"conversation.tools.t.run=ask", "conversation.tools.t.access.fs+=x"}, ". x", "ask"},
+		{[]string{"conversation.tools.t.enable.state=false", "conversation.tools.t.enable.allow_toggle=if_named"}, ".", ""},
 	}
 	for _, tc := range tests {
 		opts.Cfg = tc.cfg
