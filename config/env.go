@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,39 +60,33 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		if value == "" {
 			continue
 		}
-		tool, key, v, err := envEntry(name, value)
+		if strings.EqualFold(strings.TrimPrefix(name, EnvPrefix), "config_load_paths") {
+			// JP's env layer appends to the files' config_load_paths.
+			paths, err := envLoadPaths(name, value)
+			if err != nil {
+				return err
+			}
+			ld.loadPaths = append(ld.loadPaths, paths...)
+			ld.l.Env[name] = value
+			continue
+		}
+		entries, err := envEntries(name, value)
 		if err != nil {
 			return err
 		}
-		if key == nil {
-			continue // not under conversation.tools: not jp-policy's business
-		}
-		if v == nil {
-			if key[0] != "access" {
-				continue // JP keys jp-policy does not model, such as style
+		for _, e := range entries {
+			if e.v == nil {
+				if e.key[0] != "access" {
+					continue // JP keys jp-policy does not model, such as style
+				}
+				ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
+					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(e.key, "."))})
+				continue
 			}
-			ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
-				Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(key, "."))})
-			continue
+			envSet(root, name, append([]string{"conversation", "tools", e.tool}, e.key...), e)
+			ld.l.Env[name] = value
+			used = true
 		}
-		full := append([]string{"conversation", "tools", tool}, key...)
-		t := root
-		for _, seg := range full[:len(full)-1] {
-			next := t.Get(seg)
-			if next != nil && next.Kind != tomlpos.Table {
-				next = nil // only reachable through a conflicting variable; the later one wins
-			}
-			if next == nil {
-				next = tomlpos.NewTable(envPos(name, 1))
-				next.KeyPos = envPos(name, 1)
-				t.Set(seg, next)
-			}
-			t = next
-		}
-		v.KeyPos = envPos(name, 1)
-		t.Set(full[len(full)-1], v)
-		ld.l.Env[name] = value
-		used = true
 	}
 	if !used {
 		return nil
@@ -102,10 +97,66 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	return nil
 }
 
-// envEntry reads one variable in either supported form. key is nil when
-// the variable is not under conversation.tools; v is nil when the key is
-// not one jp-policy supports.
-func envEntry(name, value string) (tool string, key []string, v *tomlpos.Node, err error) {
+// envLoadPaths reads JP_CFG_CONFIG_LOAD_PATHS: a comma-separated list or
+// a JSON array of strings.
+func envLoadPaths(name, value string) ([]string, error) {
+	raw, merge, col, val := nativePrefix(value)
+	nv := nativeValue{file: "env:" + name, str: val, col: col, merge: merge}
+	if raw {
+		n, err := envJSONValue(nv.file, val, col)
+		if err != nil {
+			return nil, err
+		}
+		nv.json = n
+	}
+	arr, err := nativeList(nv, "", "config_load_paths")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, it := range arr.Items {
+		if it.Kind != tomlpos.String {
+			return nil, fatal(it.Pos, RuleSchema, "config_load_paths: expected a string, but got %s", it.Kind)
+		}
+		out = append(out, it.Str)
+	}
+	return out, nil
+}
+
+// envSet puts one value into the env layer's tree at full. A list
+// value with merge appends to the array an earlier variable put there;
+// anything else replaces what was there.
+func envSet(root *tomlpos.Node, name string, full []string, e envAssign) {
+	t := root
+	for _, seg := range full[:len(full)-1] {
+		next := t.Get(seg)
+		if next != nil && next.Kind != tomlpos.Table {
+			next = nil // only reachable through a conflicting variable; the later one wins
+		}
+		if next == nil {
+			next = tomlpos.NewTable(envPos(name, 1))
+			next.KeyPos = envPos(name, 1)
+			t.Set(seg, next)
+		}
+		t = next
+	}
+	last := full[len(full)-1]
+	v := e.v
+	if prev := t.Get(last); e.list && e.merge && prev != nil && prev.Kind == tomlpos.Array {
+		merged := *prev
+		merged.Items = append(slices.Clone(prev.Items), v.Items...)
+		v = &merged
+	}
+	if v.KeyPos.IsZero() {
+		v.KeyPos = envPos(name, 1)
+	}
+	t.Set(last, v)
+}
+
+// envEntries reads one variable in either supported form: nothing when
+// the variable is not under conversation.tools, an entry with a nil value
+// for a key jp-policy does not support.
+func envEntries(name, value string) ([]envAssign, error) {
 	rest := strings.TrimPrefix(name, EnvPrefix)
 	if strings.Contains(rest, "__") {
 		segs := strings.Split(rest, "__")
@@ -113,12 +164,18 @@ func envEntry(name, value string) (tool string, key []string, v *tomlpos.Node, e
 			segs[i] = strings.ToLower(segs[i])
 		}
 		if len(segs) < 4 || segs[0] != "conversation" || segs[1] != "tools" || segs[2] == "" {
-			return "", nil, nil, nil
+			return nil, nil
 		}
-		v, err = envValue(name, value, segs[3:])
-		return segs[2], segs[3:], v, err
+		v, err := envValue(name, value, segs[3:])
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			v.KeyPos = envPos(name, 1)
+		}
+		return []envAssign{{tool: segs[2], key: segs[3:], v: v}}, nil
 	}
-	return nativeEntry(name, value)
+	return nativeEntries(name, value)
 }
 
 func compactStrings(s []string) []string {

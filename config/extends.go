@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -111,7 +111,10 @@ func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // glob expands an absolute pattern (with ** support) to the files it
-// matches, in lexical order.
+// matches, in JP's order: the glob crate JP uses walks depth-first and
+// sorts each directory's entries by name, which is the order of comparing
+// paths component by component (so "a/x" before "a-b/x", and "tools/x"
+// before "tools.toml"), not of comparing whole path strings.
 func glob(pattern string) ([]string, error) {
 	// JP's glob syntax has no {a,b} alternation: braces are literal.
 	slashed := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(filepath.ToSlash(pattern))
@@ -126,6 +129,27 @@ func glob(pattern string) ([]string, error) {
 	for i, m := range matches {
 		out[i] = filepath.Join(filepath.FromSlash(base), filepath.FromSlash(m))
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, compareComponents)
 	return out, nil
+}
+
+// compareComponents orders two paths by their components, each compared
+// byte-wise as JP's glob compares file names.
+func compareComponents(a, b string) int {
+	for {
+		ha, ra, moreA := strings.Cut(a, string(filepath.Separator))
+		hb, rb, moreB := strings.Cut(b, string(filepath.Separator))
+		if c := strings.Compare(ha, hb); c != 0 {
+			return c
+		}
+		switch {
+		case !moreA && !moreB:
+			return 0
+		case !moreA:
+			return -1
+		case !moreB:
+			return 1
+		}
+		a, b = ra, rb
+	}
 }

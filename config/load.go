@@ -71,21 +71,27 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	root, cwd := ld.l.Root, ld.l.Cwd
 
 	if dir, err := GlobalConfigDir(getenv); err == nil {
-		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml")); err != nil {
+		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
 	}
-	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml")); err != nil {
+	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml"), ld.inherit); err != nil {
 		return err
 	}
+	// JP merges every .jp.toml from the workspace root down to the working
+	// directory into one layer (load_partial_at_path_recursive) and looks
+	// at inherit only between layers (load_partials_with_inheritance): an
+	// inherit = false inside the chain skips none of the deeper files, and
+	// a deeper inherit = true turns the next layer back on.
+	chain := ld.inherit
 	for _, dir := range dirsDown(root, cwd) {
-		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml")); err != nil {
+		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
 			return err
 		}
 	}
 	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
 		ld.userDir = dir
-		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml")); err != nil {
+		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
 	} else {
@@ -105,11 +111,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		return err
 	}
 	for _, c := range opts.Cfg {
-		p, err := ld.resolveCfg(c, cwd)
-		if err != nil {
-			return err
-		}
-		if err := ld.file(LayerCfg, p, "", diag.Position{File: c}, nil); err != nil {
+		if err := ld.cfgArg(c, cwd, getenv); err != nil {
 			return err
 		}
 	}
@@ -165,9 +167,10 @@ func dirsDown(root, cwd string) []string {
 	return dirs
 }
 
-// maxExtendsDepth bounds extends chains, as JP does, so a generated chain
-// of distinct files cannot recurse without end.
-const maxExtendsDepth = 64
+// maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
+// (u8::MAX, jp_config util.rs): a chain JP loads loads here too, and a
+// generated chain of distinct files cannot recurse without end.
+const maxExtendsDepth = 255
 
 // maxFileSize bounds a config file: JP's own workspace config is a few
 // hundred KiB, and a stray multi-gigabyte file must not exhaust memory.
@@ -177,8 +180,9 @@ type loader struct {
 	l       *Loaded
 	m       *merger
 	inherit bool
-	// loadPaths is the latest config_load_paths, for --cfg NAME, which is
-	// also looked up under userDir, the user-workspace directory.
+	// loadPaths is config_load_paths appended across the file and env
+	// layers, for --cfg NAME; userDir is the user-workspace directory,
+	// one of the roots NAME is searched under.
 	loadPaths []string
 	userDir   string
 	// slots hold the findings in layer order; schema validation of a
@@ -230,9 +234,9 @@ func withExtensions(base string) []string {
 
 // discovered loads a layer found by convention: like JP, when path
 // (a .toml file) is absent the same name with another extension is
-// tried. Absent files become staleness candidates, and `inherit = false`
-// earlier on skips them.
-func (ld *loader) discovered(kind LayerKind, path string) error {
+// tried. Absent files become staleness candidates; a file is skipped when
+// inherit, the inherit in force where its layer starts, is false.
+func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
 	for _, ext := range jpExtensions {
 		p := base + ext
@@ -245,7 +249,7 @@ func (ld *loader) discovered(kind LayerKind, path string) error {
 		case err != nil || fi.IsDir():
 			continue
 		}
-		if !ld.inherit {
+		if !inherit {
 			ld.l.Skipped = append(ld.l.Skipped, p)
 			return nil
 		}
@@ -314,8 +318,10 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
 		ld.inherit = n.Bool
 	}
-	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array {
-		ld.loadPaths = ld.loadPaths[:0]
+	// JP appends config_load_paths across layers (merge = append_vec) and
+	// searches with the files and env layers only: a --cfg file's own
+	// config_load_paths does not steer a later --cfg NAME.
+	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array && kind != LayerCfg {
 		for _, it := range n.Items {
 			if it.Kind == tomlpos.String {
 				ld.loadPaths = append(ld.loadPaths, it.Str)
@@ -328,38 +334,6 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		}
 	}
 	return nil
-}
-
-// resolveCfg finds a --cfg argument: a path relative to the working
-// directory, or, like JP, a name looked up in config_load_paths (relative
-// to the workspace root) with or without its extension.
-func (ld *loader) resolveCfg(arg, cwd string) (string, error) {
-	p := arg
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-		return p, nil
-	}
-	if !filepath.IsAbs(arg) {
-		// JP resolves config_load_paths against the workspace root and
-		// the user-workspace directory.
-		roots := []string{ld.l.Root}
-		if ld.userDir != "" {
-			roots = append(roots, ld.userDir)
-		}
-		for _, lp := range ld.loadPaths {
-			for _, r := range roots {
-				base := filepath.Join(r, filepath.FromSlash(lp), filepath.FromSlash(arg))
-				for _, cand := range append([]string{base}, withExtensions(base)...) {
-					if fi, err := os.Stat(cand); err == nil && !fi.IsDir() {
-						return cand, nil
-					}
-				}
-			}
-		}
-	}
-	return "", fatal(diag.Position{File: arg}, "", "--cfg %s: no such file (looked in the working directory and config_load_paths)", arg)
 }
 
 // checkMerged validates what only the merged result can show.

@@ -223,7 +223,7 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 	t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
 	ld := &loader{l: &Loaded{Files: map[string][]byte{}}, inherit: true}
 	ld.m = newMerger(ld.l)
-	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"))
+	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"), true)
 	var list diag.List
 	if !errors.As(err, &list) {
 		t.Fatalf("err = %v", err)
@@ -232,23 +232,94 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 
 // TestCfgLoadPaths: --cfg NAME is found through config_load_paths under
 // the workspace root first, then under the user-workspace directory.
+// TestCfgLoadPaths follows JP's resolve_cfg_args (jp_cli
+// config_pipeline.rs) and find_file_in_load_path (jp_config util.rs):
+// config_load_paths appended across layers, searched under three roots
+// (<global>/config, the workspace root, <user-workspace>/config), the
+// first load path with a match winning within a root and every root's
+// match merged, lowest root first.
 func TestCfgLoadPaths(t *testing.T) {
 	ws, opts := testWorkspace(t)
+	global := opts.Getenv("JP_GLOBAL_CONFIG_DIR")
+	user := filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")
+	// Two layers each add a load path: JP appends them.
 	write(t, filepath.Join(ws, ".jp", "config.toml"), `config_load_paths = ["personas"]`)
-	user := filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid")
+	write(t, filepath.Join(ws, ".jp.toml"), `config_load_paths = ["more"]`)
 	write(t, filepath.Join(user, "personas", "mine.toml"), `conversation.tools.t.source = "local"`)
-	write(t, filepath.Join(ws, "personas", "both.json"), `{"conversation": {"tools": {"w": {"source": "local"}}}}`)
-	write(t, filepath.Join(user, "personas", "both.toml"), `conversation.tools.u.source = "local"`)
-	opts.Cfg = []string{"mine", "both"}
+	write(t, filepath.Join(ws, "personas", "both.json"), `{"conversation": {"tools": {"w": {"source": "local", "run": "ws"}}}}`)
+	write(t, filepath.Join(user, "personas", "both.toml"), `conversation.tools.w.run = "user"`)
+	write(t, filepath.Join(global, "config", "more", "both.toml"), `conversation.tools.g.source = "local"`)
+	// Within the workspace root, "personas" comes first and wins.
+	write(t, filepath.Join(ws, "more", "both.toml"), `conversation.tools.shadowed.source = "local"`)
+	write(t, filepath.Join(ws, "more", "only-more.toml"), `conversation.tools.m.source = "local"`)
+	opts.Cfg = []string{"mine", "both", "only-more"}
 	l, err := Load(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Tools["t"] == nil || l.Tools["w"] == nil || l.Tools["u"] != nil {
-		t.Fatalf("tools %v", l.Tools)
+	for _, name := range []string{"t", "w", "g", "m"} {
+		if l.Tools[name] == nil {
+			t.Errorf("tool %s missing: %v", name, l.Tools)
+		}
+	}
+	if l.Tools["shadowed"] != nil {
+		t.Error("a second load path matched within one root")
+	}
+	if w := l.Tools["w"]; w == nil || w.Run.Value != "user" {
+		t.Errorf("the user-workspace root must merge last: %+v", w)
 	}
 	opts.Cfg = []string{"nope"}
 	if _, err := Load(opts); err == nil {
 		t.Fatal("missing --cfg must be fatal")
+	}
+	// A --cfg file's own config_load_paths does not steer a later name.
+	write(t, filepath.Join(ws, "extra.toml"), `config_load_paths = ["late"]`)
+	write(t, filepath.Join(ws, "late", "x.toml"), `conversation.tools.x.source = "local"`)
+	opts.Cfg = []string{filepath.Join(ws, "extra.toml"), "x"}
+	if _, err := Load(opts); err == nil {
+		t.Fatal("a --cfg file's config_load_paths was searched")
+	}
+}
+
+// TestCfgForms covers JP's KeyValueOrPath forms (jp_cli lib.rs) and
+// apply_cfg_args (JP's without_conversation_returns_base_plus_cfg): an
+// assignment replaces a list, '+' extends it.
+func TestCfgForms(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	write(t, filepath.Join(ws, ".jp", "config.toml"), "[conversation.tools.t]\nsource = \"local\"\naccess.fs = [{ path = \".\", read = true }]\n")
+	write(t, filepath.Join(ws, "file=with-eq.toml"), `conversation.tools.t.run = "from-file"`)
+	tests := []struct {
+		cfg []string
+		fs  string // paths of t's fs rules
+		run string
+	}{
+		{[]string{"conversation.tools.t.access.fs=src,docs"}, "src docs", ""},
+		{[]string{"conversation.tools.t.access.fs+=src"}, ". src", ""},
+		{[]string{`conversation.tools.t.access.fs:=[{"path": "a", "read": true}]`}, "a", ""},
+		{[]string{`conversation.tools.t.access.fs+:=["b"]`}, ". b", ""},
+		{[]string{`conversation.tools.t:={"run": "ask"}`}, ".", "ask"},
+		{[]string{`{"conversation": {"tools": {"t": {"run": "unattended"}}}}`}, ".", "unattended"},
+		{[]string{"@" + filepath.Join(ws, "file=with-eq.toml")}, ".", "from-file"},
+		{[]string{"conversation.tools.t.run=ask", "conversation.tools.t.access.fs+=x"}, ". x", "ask"},
+		{[]string{"conversation.tools.t.enable.state=false", "conversation.tools.t.enable.allow_toggle=if_named"}, ".", ""},
+	}
+	for _, tc := range tests {
+		opts.Cfg = tc.cfg
+		l, err := Load(opts)
+		if err != nil {
+			t.Errorf("%v: %v", tc.cfg, err)
+			continue
+		}
+		for _, d := range l.Diagnostics {
+			t.Errorf("%v: %v", tc.cfg, d)
+		}
+		tl := l.Tools["t"]
+		var paths []string
+		for _, r := range tl.Access.FS {
+			paths = append(paths, r.Path)
+		}
+		if strings.Join(paths, " ") != tc.fs || tl.Run.Value != tc.run {
+			t.Errorf("%v: fs %v run %q, want %q %q", tc.cfg, paths, tl.Run.Value, tc.fs, tc.run)
+		}
 	}
 }

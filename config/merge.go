@@ -17,7 +17,8 @@ type merger struct {
 }
 
 type vecMeta struct {
-	dedup   bool // sticky once on
+	set     bool // a layer has declared the list: later layers merge into it
+	dedup   bool // sticky once on, until a layer says dedup = false
 	discard bool // drop this value whatever the next layer's strategy
 }
 
@@ -94,6 +95,12 @@ func (m *merger) applyTool(t *Tool, tn *tomlpos.Node) {
 		// The two forms are one key: whichever was written last wins and
 		// remembers the other as overridden.
 		switch n.Kind {
+		case tomlpos.Bool, tomlpos.String:
+			// JP's bool and string forms set allow_toggle too (From<bool>,
+			// FromStr): an earlier table's allow_toggle no longer holds.
+			t.AllowToggle = Str{}
+		}
+		switch n.Kind {
 		case tomlpos.Bool:
 			prev := t.EnableMode
 			setBool(&t.Enable, n.Bool, written(n))
@@ -107,6 +114,20 @@ func (m *merger) applyTool(t *Tool, tn *tomlpos.Node) {
 			if prev.Set {
 				t.EnableMode.Overrode = append(t.EnableMode.Overrode, append(prev.Overrode, prev.Pos)...)
 				t.Enable = Bool{}
+			}
+		case tomlpos.Table:
+			// Only the fields written change, as in JP's field-wise merge
+			// of EnableConfig.
+			if s := n.Get("state"); s != nil && s.Kind == tomlpos.Bool {
+				prev := t.EnableMode
+				setBool(&t.Enable, s.Bool, written(s))
+				if prev.Set {
+					t.Enable.Overrode = append(t.Enable.Overrode, append(prev.Overrode, prev.Pos)...)
+					t.EnableMode = Str{}
+				}
+			}
+			if a := n.Get("allow_toggle"); a != nil && a.Kind == tomlpos.String {
+				setStr(&t.AllowToggle, a.Str, written(a))
 			}
 		}
 	}

@@ -68,10 +68,28 @@ func parseVec[T any](n *tomlpos.Node, decode func(*tomlpos.Node) (T, bool)) (vec
 }
 
 // mergeVec merges one layer's value into the accumulated list with JP's
-// MergeableVec semantics: a previous value marked discard_when_merged is
-// dropped whatever the new strategy; otherwise append, prepend or
-// replace. dedup is sticky once on and keeps the first of equal rules.
+// MergeableVec semantics (vec_with_strategy in JP's
+// crates/jp_config/src/internal/merge/vec.rs):
+//
+//   - The first value declared for a list is taken as written: JP's merge
+//     function runs only when both sides have a value, so not even its own
+//     dedup = true is applied to it yet.
+//   - Whether to deduplicate is the new layer's explicit dedup when it
+//     has one (an explicit false switches a sticky true off), else the
+//     previous value's, and this holds after a discard too: a discarded
+//     value still hands its dedup on when the next layer has no opinion.
+//   - A previous value marked discard_when_merged is dropped whatever the
+//     new strategy; otherwise append, prepend or replace.
+//   - Deduplication keeps the first of equal rules.
 func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInput[T], key func(T) string, pos func(T) diag.Position) []T {
+	if !meta.set {
+		out := slices.Clone(in.items)
+		if out == nil {
+			out = []T{}
+		}
+		*meta = vecMeta{set: true, dedup: in.dedup != nil && *in.dedup, discard: in.discard}
+		return out
+	}
 	var out []T
 	dropped := func(reason string) {
 		if len(prev) == 0 {
@@ -84,11 +102,13 @@ func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInpu
 		a.Replaced = append(a.Replaced, r)
 	}
 	dedup := meta.dedup
+	if in.dedup != nil {
+		dedup = *in.dedup
+	}
 	switch {
 	case meta.discard:
 		dropped("discard_when_merged")
 		out = slices.Clone(in.items)
-		dedup = false
 	case in.strategy == strategyReplace:
 		dropped(strategyReplace)
 		out = slices.Clone(in.items)
@@ -96,9 +116,6 @@ func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInpu
 		out = append(slices.Clone(in.items), prev...)
 	default:
 		out = append(slices.Clone(prev), in.items...)
-	}
-	if in.dedup != nil && *in.dedup {
-		dedup = true
 	}
 	if dedup {
 		seen := make(map[string]bool, len(out))

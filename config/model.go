@@ -79,7 +79,11 @@ type Tool struct {
 	// the other, so at most one is Set.
 	Enable     Bool
 	EnableMode Str
-	Run        Str
+	// AllowToggle is `allow_toggle` of the table form
+	// enable = { state, allow_toggle } (JP's EnableConfig, RFD 081), whose
+	// state goes to Enable. JP merges the table's two fields separately.
+	AllowToggle Str
+	Run         Str
 	// Command is the command as written: the string form verbatim, or for
 	// the table form its program and args joined by spaces.
 	Command Str

@@ -40,12 +40,14 @@ type jsonReplacement struct {
 }
 
 type jsonTool struct {
-	Origin  string      `json:"origin"`
-	Source  *jsonValue  `json:"source,omitempty"`
-	Enable  *jsonValue  `json:"enable,omitempty"`
-	Run     *jsonValue  `json:"run,omitempty"`
-	Command *jsonValue  `json:"command,omitempty"`
-	Access  *jsonAccess `json:"access,omitempty"`
+	Origin string     `json:"origin"`
+	Source *jsonValue `json:"source,omitempty"`
+	Enable *jsonValue `json:"enable,omitempty"`
+	// AllowToggle is enable.allow_toggle of the table form.
+	AllowToggle *jsonValue  `json:"allow_toggle,omitempty"`
+	Run         *jsonValue  `json:"run,omitempty"`
+	Command     *jsonValue  `json:"command,omitempty"`
+	Access      *jsonAccess `json:"access,omitempty"`
 }
 
 type jsonLoaded struct {
@@ -104,6 +106,9 @@ func (l *Loaded) WriteJSON(w io.Writer, o PrintOptions) error {
 			jt.Enable = val(t.Enable.Value, t.Enable.Pos, t.Enable.Overrode)
 		} else if t.EnableMode.Set {
 			jt.Enable = val(t.EnableMode.Value, t.EnableMode.Pos, t.EnableMode.Overrode)
+		}
+		if t.AllowToggle.Set {
+			jt.AllowToggle = val(t.AllowToggle.Value, t.AllowToggle.Pos, t.AllowToggle.Overrode)
 		}
 		if t.Run.Set {
 			jt.Run = val(t.Run.Value, t.Run.Pos, t.Run.Overrode)

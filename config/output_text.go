@@ -25,6 +25,7 @@ func (l *Loaded) WriteText(w io.Writer, o PrintOptions) error {
 			p.line(k+".enable", strconv.FormatBool(t.Enable.Value), t.Enable.Pos, t.Enable.Overrode)
 		}
 		p.str(k+".enable", t.EnableMode)
+		p.str(k+".enable.allow_toggle", t.AllowToggle)
 		p.str(k+".run", t.Run)
 		p.str(k+".command", t.Command)
 		if a := t.Access; a != nil {

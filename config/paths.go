@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
+	"time"
 )
 
 // NoWorkspaceError means no ancestor of the working directory holds a
@@ -54,13 +54,21 @@ func absEnv(getenv func(string) string, name string) string {
 }
 
 // GlobalConfigDir is JP's user-global config directory:
-// $JP_GLOBAL_CONFIG_DIR, else $XDG_CONFIG_HOME/jp or ~/.config/jp on
-// Linux, ~/Library/Application Support/jp on macOS, %APPDATA%\jp\config
-// on Windows.
+// $JP_GLOBAL_CONFIG_DIR (a leading ~ is the home directory, as in JP's
+// expand_tilde), else $XDG_CONFIG_HOME/jp or ~/.config/jp on Linux,
+// ~/Library/Application Support/jp on macOS, %APPDATA%\jp\config on
+// Windows.
 func GlobalConfigDir(getenv func(string) string) (string, error) {
 	getenv = getenvOrOS(getenv)
 	if d := getenv("JP_GLOBAL_CONFIG_DIR"); d != "" {
-		return filepath.Abs(d)
+		// JP replaces the first '~' of a value starting with one, and
+		// falls back to the platform directory when there is no home.
+		if !strings.HasPrefix(d, "~") {
+			return filepath.Abs(d)
+		}
+		if h := home(getenv); h != "" {
+			return filepath.Abs(strings.Replace(d, "~", h, 1))
+		}
 	}
 	switch runtime.GOOS {
 	case "windows":
@@ -82,17 +90,22 @@ func GlobalConfigDir(getenv func(string) string) (string, error) {
 	return "", &NoHomeError{What: "global config directory"}
 }
 
-// UserDataDir is JP's per-user data directory: $JP_USER_DATA_DIR, else
-// $XDG_DATA_HOME/jp or ~/.local/share/jp on Linux, ~/Library/Application
-// Support/jp on macOS, %APPDATA%\jp\data on Windows.
+// UserDataDir is JP's per-user data directory (jp_workspace's
+// user_data_dir): $JP_USER_DATA_DIR, else an absolute $XDG_DATA_HOME/jp
+// on every platform, else ~/.local/share/jp on Linux,
+// ~/Library/Application Support/jp on macOS and %LOCALAPPDATA%\jp\data
+// on Windows (the directories crate's data_local_dir).
 func UserDataDir(getenv func(string) string) (string, error) {
 	getenv = getenvOrOS(getenv)
 	if d := getenv("JP_USER_DATA_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
+	if d := absEnv(getenv, "XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "jp"), nil
+	}
 	switch runtime.GOOS {
 	case "windows":
-		if d := getenv("APPDATA"); d != "" {
+		if d := getenv("LOCALAPPDATA"); d != "" {
 			return filepath.Join(d, "jp", "data"), nil
 		}
 	case "darwin":
@@ -100,9 +113,6 @@ func UserDataDir(getenv func(string) string) (string, error) {
 			return filepath.Join(h, "Library", "Application Support", "jp"), nil
 		}
 	default:
-		if d := absEnv(getenv, "XDG_DATA_HOME"); d != "" {
-			return filepath.Join(d, "jp"), nil
-		}
 		if h := home(getenv); h != "" {
 			return filepath.Join(h, ".local", "share", "jp"), nil
 		}
@@ -174,9 +184,12 @@ func WorkspaceID(root string) (string, error) {
 
 // UserWorkspaceDir is JP's per-user storage directory of the workspace at
 // root: `<user_data_dir>/workspace/<slug>-<id>`, where slug is the
-// workspace directory's name. Like JP, an existing directory named `<id>`
-// or ending in `-<id>` is reused whatever its slug, so every clone of a
-// workspace shares one directory. JP keeps approvals.json here (RFD D43,
+// workspace directory's name. Like JP (jp_storage's resolve_user_dir), an
+// existing directory named `<id>` or ending in `-<id>` is reused whatever
+// its slug, so every clone of a workspace shares one: the exact
+// `<slug>-<id>` when it exists, else the most recently modified (the
+// newest mtime of its entries, else its own), ties going to the greater
+// name. JP keeps approvals.json here (RFD D43,
 // `<user-workspace-storage>/approvals.json`). The directory may not exist.
 func UserWorkspaceDir(root string, getenv func(string) string) (string, error) {
 	id, err := WorkspaceID(root)
@@ -188,24 +201,62 @@ func UserWorkspaceDir(root string, getenv func(string) string) (string, error) {
 		return "", err
 	}
 	base := filepath.Join(data, "workspace")
-	if entries, err := os.ReadDir(base); err == nil {
-		var found []string
-		for _, e := range entries {
-			n := e.Name()
-			if e.IsDir() && (n == id || strings.HasSuffix(n, "-"+id)) {
-				found = append(found, n)
-			}
-		}
-		if len(found) > 0 {
-			sort.Strings(found)
-			return filepath.Join(base, found[0]), nil
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	slug := filepath.Base(root)
+	if slug == "." || slug == string(filepath.Separator) {
+		slug = ""
+	}
+	entries, err := os.ReadDir(base)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	slug := filepath.Base(root)
-	if slug == "" || slug == "." || slug == string(filepath.Separator) {
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		n := e.Name()
+		if n != id && !strings.HasSuffix(n, "-"+id) {
+			continue
+		}
+		// JP's is_dir follows symlinks.
+		if fi, err := os.Stat(filepath.Join(base, n)); err != nil || !fi.IsDir() {
+			continue
+		}
+		if slug != "" && n == slug+"-"+id {
+			return filepath.Join(base, n), nil
+		}
+		mt := dirMtime(filepath.Join(base, n))
+		if best == "" || mt.After(bestTime) || mt.Equal(bestTime) && n > best {
+			best, bestTime = n, mt
+		}
+	}
+	if best != "" {
+		return filepath.Join(base, best), nil
+	}
+	if slug == "" {
 		return filepath.Join(base, id), nil
 	}
 	return filepath.Join(base, slug+"-"+id), nil
+}
+
+// dirMtime is JP's dir_mtime: the newest modification time of the
+// directory's entries (through symlinks), else the directory's own, else
+// the epoch.
+func dirMtime(dir string) time.Time {
+	var newest time.Time
+	found := false
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if fi, err := os.Stat(filepath.Join(dir, e.Name())); err == nil {
+				if !found || fi.ModTime().After(newest) {
+					newest, found = fi.ModTime(), true
+				}
+			}
+		}
+	}
+	if found {
+		return newest
+	}
+	if fi, err := os.Stat(dir); err == nil {
+		return fi.ModTime()
+	}
+	return time.Unix(0, 0)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -35,6 +36,41 @@ func TestGlobalAndDataDirs(t *testing.T) {
 	var nh *NoHomeError
 	if _, err := GlobalConfigDir(env(nil)); !errors.As(err, &nh) {
 		t.Errorf("no home: %v", err)
+	}
+}
+
+func setMtime(t testing.TB, p string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(p, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDirsLikeJP: JP expands a leading ~ in JP_GLOBAL_CONFIG_DIR
+// (jp_config fs.rs expand_tilde; JP's test_expand_tilde) and honours an
+// absolute XDG_DATA_HOME on every platform (jp_workspace user_data_dir;
+// JP's user_data_dir_uses_xdg_data_home_when_absolute); on Windows its data
+// directory is under %LOCALAPPDATA%, not %APPDATA%.
+func TestDirsLikeJP(t *testing.T) {
+	h := filepath.Join(t.TempDir(), "home")
+	homeVar := "HOME"
+	if runtime.GOOS == "windows" {
+		homeVar = "USERPROFILE"
+	}
+	g, err := GlobalConfigDir(env(map[string]string{"JP_GLOBAL_CONFIG_DIR": "~/cfg/jp", homeVar: h}))
+	if want := filepath.Join(h, "cfg", "jp"); err != nil || g != want {
+		t.Errorf("tilde: %q %v, want %q", g, err, want)
+	}
+	xdg := filepath.Join(t.TempDir(), "xdg")
+	d, err := UserDataDir(env(map[string]string{"XDG_DATA_HOME": xdg, homeVar: h, "LOCALAPPDATA": h, "APPDATA": h}))
+	if want := filepath.Join(xdg, "jp"); err != nil || d != want {
+		t.Errorf("XDG_DATA_HOME: %q %v, want %q", d, err, want)
+	}
+	if runtime.GOOS == "windows" {
+		d, err := UserDataDir(env(map[string]string{"LOCALAPPDATA": `C:\L`, "APPDATA": `C:\R`}))
+		if want := filepath.Join(`C:\L`, "jp", "data"); err != nil || d != want {
+			t.Errorf("windows: %q %v, want %q", d, err, want)
+		}
 	}
 }
 
@@ -77,6 +113,31 @@ func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 	dir, err = UserWorkspaceDir(ws, ge)
 	if want := filepath.Join(data, "workspace", "old-name-id42"); err != nil || dir != want {
 		t.Errorf("reuse %q %v, want %q", dir, err, want)
+	}
+	// Several silos: JP (jp_storage choose_canonical_user_dir; JP's tests
+	// picks_most_recently_modified_silo_without_slug_match,
+	// reuses_existing_slugged_user_dir_in_place) takes the newest by the
+	// mtime of its entries, not the alphabetically first...
+	old, newer := time.Now().Add(-time.Hour), time.Now()
+	write(t, filepath.Join(data, "workspace", "a-clone-id42", "config.toml"), "")
+	setMtime(t, filepath.Join(data, "workspace", "a-clone-id42", "config.toml"), old)
+	setMtime(t, filepath.Join(data, "workspace", "old-name-id42", "x"), newer)
+	dir, err = UserWorkspaceDir(ws, ge)
+	if want := filepath.Join(data, "workspace", "old-name-id42"); err != nil || dir != want {
+		t.Errorf("newest %q %v, want %q", dir, err, want)
+	}
+	// ...ties go to the greater name...
+	setMtime(t, filepath.Join(data, "workspace", "a-clone-id42", "config.toml"), newer)
+	dir, err = UserWorkspaceDir(ws, ge)
+	if want := filepath.Join(data, "workspace", "old-name-id42"); err != nil || dir != want {
+		t.Errorf("tie %q %v, want %q", dir, err, want)
+	}
+	// ...and the exact <slug>-<id> wins over any newer one.
+	write(t, filepath.Join(data, "workspace", "proj-id42", "x"), "")
+	setMtime(t, filepath.Join(data, "workspace", "proj-id42", "x"), old)
+	dir, err = UserWorkspaceDir(ws, ge)
+	if want := filepath.Join(data, "workspace", "proj-id42"); err != nil || dir != want {
+		t.Errorf("exact %q %v, want %q", dir, err, want)
 	}
 	for _, bad := range []string{"", "../../etc", "a/b"} {
 		write(t, filepath.Join(ws, ".jp", ".id"), bad)

@@ -20,7 +20,7 @@ var schemaJSON []byte
 const (
 	RuleSyntax     = "JP001" // TOML/JSON syntax
 	RuleSchema     = "JP002" // schema violation
-	RuleUnknownKey = "JP003" // unknown key inside access or a rule
+	RuleUnknownKey = "JP003" // unknown key in any table the schema closes
 	RuleMissingExt = "JP004" // missing extends target (warning)
 	RuleCycle      = "JP005" // extends cycle
 	RuleExtension  = "JP006" // unsupported file extension
@@ -60,7 +60,7 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 	}
 	seen := map[string]bool{}
 	for _, v := range violations {
-		for _, d := range mapError(root, v) {
+		for _, d := range mapError(cs, root, v) {
 			k := d.Pos.String() + d.Message
 			if !seen[k] {
 				seen[k] = true
@@ -74,7 +74,7 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 
 // mapError turns one violation into diagnostics at the offending key or
 // value; an unknown key gets its own diagnostic, with a suggestion.
-func mapError(root *tomlpos.Node, ve schemaViolation) diag.List {
+func mapError(cs *compiledSchema, root *tomlpos.Node, ve schemaViolation) diag.List {
 	path := ve.Path
 	node, _ := root.Lookup(path)
 	kw := ve.Keyword
@@ -82,6 +82,12 @@ func mapError(root *tomlpos.Node, ve schemaViolation) diag.List {
 	case "additionalProperties":
 		var out diag.List
 		what, known := knownKeys(path)
+		if known == nil {
+			// Tables without a hand-written list (the top level,
+			// conversation, a tool, enable) take the keys schema.json
+			// gives them, so a suggestion never goes stale.
+			known = cs.keysAt(strings.TrimSuffix(ve.Loc, "/additionalProperties"))
+		}
 		for _, key := range ve.Names {
 			pos := node.Pos
 			if f := node.Get(key); f != nil && !f.KeyPos.IsZero() {
@@ -118,6 +124,8 @@ func friendly(path []string, kw string, n *tomlpos.Node) string {
 	switch last := path[len(path)-1]; {
 	case last == "source" && kw == "pattern":
 		return fmt.Sprintf("%q is not a valid tool source: use builtin[.<tool>], local[.<tool>] or mcp.<server>[.<tool>] (a bare \"mcp\" names no server)", n.Str)
+	case last == "enable" && kw == "pattern":
+		return fmt.Sprintf("%q is not an enable value: use true, false, \"on\", \"off\", \"always\", \"explicit\" or a { state, allow_toggle } table", n.Str)
 	case last == "name" && kw == "pattern":
 		return fmt.Sprintf("%q: '*' may only appear once, as the last character (a prefix match)", n.Str)
 	case last == "write" && kw == "enum":

@@ -91,7 +91,26 @@ x = 1
 	{"empty host", "conversation.tools.x.access.net = [{ host = \"\" }]\n", []string{"host: length must be >= 1, but got 0"}},
 	{"env prefix pattern", "conversation.tools.x.access.env = [{ name = \"A*B\" }]\n", []string{`'*' may only appear once`}},
 	{"quoted key path", "conversation.tools.'a.b'.access.fs = [{ path = 1 }]\n", []string{"conversation.tools.'a.b'.access.fs[0].path: expected string, but got number"}},
-	{"top level not owned", "whatever = 1\nconversation.other = 2\n", nil},
+	// JP's schematic config rejects unknown fields at every level, so JP
+	// refuses to load these; jp-policy reports them with a suggestion.
+	{"unknown top-level and conversation keys", "whatever = 1\nconversation.other = 2\n", []string{
+		`f:1:1: error: unknown key "whatever" in (top level)`, `f:2:14: error: unknown key "other" in conversation`}},
+	{"JP's other keys keep any value", "assistant.model.id = \"x\"\nstyle = { a = 1 }\nconversation.title.generate = true\nconversation.attachments = []\n[conversation.tools.t]\nsource = \"local\"\nsummary = \"s\"\nstyle.hidden = true\noptions.x = 1\nparameters.p = { type = \"string\" }\n", nil},
+	{"misspelt access", "[[conversation.tools.t.acess.fs]]\npath = \"src\"\n", []string{
+		`f:1:24: error: unknown key "acess" in conversation.tools.t`, `help: did you mean "access"?`}},
+	{"misspelt tools", "[conversation.tool.t]\nsource = \"local\"\n", []string{
+		`f:1:15: error: unknown key "tool" in conversation`, `help: did you mean "tools"?`}},
+	{"misspelt key in the defaults", "[conversation.tools.'*']\nrnu = \"ask\"\n", []string{
+		`f:2:1: error: unknown key "rnu" in conversation.tools.'*'`, `help: did you mean "run"?`}},
+	// RFD 081 / JP's EnableConfig (tool.rs): the table form.
+	{"enable table", "[conversation.tools.t]\nsource = \"local\"\nenable = { state = false, allow_toggle = \"if_named\" }\n", nil},
+	{"enable table bad toggle", "[conversation.tools.t]\nsource = \"local\"\nenable = { allow_toggle = \"sometimes\" }\n", []string{"conversation.tools.t.enable.allow_toggle"}},
+	{"enable table unknown key", "[conversation.tools.t]\nsource = \"local\"\nenable = { stat = true }\n", []string{`unknown key "stat"`, `did you mean "state"?`}},
+	{"enable bad string", "[conversation.tools.t]\nsource = \"local\"\nenable = \"sometimes\"\n", []string{`"sometimes" is not an enable value`}},
+	// JP's ToolSource splits at the first dot only: the tool may hold dots.
+	{"source with dotted tool", "[conversation.tools.t]\nsource = \"local.my.tool\"\n", nil},
+	// Keys the RFDs define but JP does not have yet stay accepted.
+	{"RFD keys", "[conversation.tools.t]\nsource = \"local\"\naccess.net = []\naccess.env = []\naccess.config = []\naccess.commands = {}\n", nil},
 	{"extends string empty", "extends = [\"\"]\n", []string{"extends[0]: length must be >= 1, but got 0"}},
 	{"empty tool name", "conversation.tools.''.source = \"\"\n", []string{"f:1:32: error: conversation.tools.''.source: \"\" is not a valid tool source"}},
 	{"tools not a table", "conversation.tools = 1\n", []string{"conversation.tools: expected object, but got number"}},

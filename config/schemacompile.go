@@ -84,6 +84,48 @@ type compiledSchema struct {
 // it runs at program start.
 var loadSchema = sync.OnceValues(func() (*compiledSchema, error) { return compileSchema(schemaJSON) })
 
+// keysAt lists, sorted, the properties of the subschema at loc (a JSON
+// pointer inside schema.json, as schemaViolation.Loc has), or nil.
+func (cs *compiledSchema) keysAt(loc string) []string {
+	seen := map[*schemaNode]bool{}
+	var find func(n *schemaNode) *schemaNode
+	find = func(n *schemaNode) *schemaNode {
+		if n == nil || seen[n] {
+			return nil
+		}
+		seen[n] = true
+		if n.loc == loc {
+			return n
+		}
+		for _, c := range []*schemaNode{n.ref, n.additional, n.items} {
+			if f := find(c); f != nil {
+				return f
+			}
+		}
+		for _, c := range n.props {
+			if f := find(c); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	n := find(cs.root)
+	for _, d := range cs.defs {
+		if n == nil {
+			n = find(d)
+		}
+	}
+	if n == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(n.props))
+	for k := range n.props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 type schemaCompiler struct {
 	defs map[string]*schemaNode
 	raw  map[string]any

@@ -20,8 +20,8 @@ func init() {
 	})
 	register(&Rule{
 		ID: "JP003", Name: "unknown-key", Severity: diag.Error, Loader: true,
-		Title:       "Unknown key in `access` or one of its rules",
-		Description: "A misspelt key is silently meaningless to a reader but not to the policy: `delet = false` next to `write = true` leaves delete granted. The message suggests the nearest known key.",
+		Title:       "Unknown key in the config: at the top level, in `conversation`, a tool, `enable`, `access` or a rule",
+		Description: "JP's loader refuses unknown keys, so JP would not start with such a config; and a misspelt key is silently meaningless to a reader but not to the policy: `[[conversation.tools.t.acess.fs]]` leaves the tool on the default read-write policy, `delet = false` next to `write = true` leaves delete granted. The message suggests the nearest known key.",
 		Fix:         "Rename the key to the suggested one, or remove it.",
 	})
 	register(&Rule{

@@ -83,6 +83,35 @@ func TestRFD076LongestPrefix(t *testing.T) {
 	}
 }
 
+// TestGrantsCollapseSamePath follows JP's granting_paths (jp_tool
+// access.rs; JP's tests granting_paths_drops_a_grant_a_later_rule_shadows,
+// _keeps_a_grant_a_later_rule_restores, _keeps_a_broader_grant_a_deeper_rule_denies):
+// rules on one path collapse to the last, at the first one's place,
+// before the granting paths are listed.
+func TestGrantsCollapseSamePath(t *testing.T) {
+	ws := tmp(t)
+	tree(t, ws, "src/a", "docs/b")
+	tests := []struct {
+		name  string
+		rules []FsRule
+		cp    Capability
+		want  string
+	}{
+		{"a later no-read on the path grants nothing", []FsRule{{LexicalPath: "src", Read: bp(true)}, {LexicalPath: "src", Read: bp(false)}}, Read, ""},
+		{"a later grant on the path counts", []FsRule{{LexicalPath: "src", Read: bp(false)}, {LexicalPath: "src", Read: bp(true)}}, Read, "src"},
+		{"a path is named once, at its first place", []FsRule{{LexicalPath: "src", Read: bp(true)}, {LexicalPath: "docs", Read: bp(true)}, {LexicalPath: "src", Read: bp(true)}}, Read, "src,docs"},
+		{"other paths are not collapsed", []FsRule{{LexicalPath: "", Read: bp(true)}, {LexicalPath: "src", Read: bp(false)}}, Read, "."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustChecker(t, ws, &AccessPolicy{FS: tc.rules})
+			if got := strings.Join(c.fsGrants(tc.cp), ","); got != tc.want {
+				t.Errorf("grants %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // RFD 076 "Configuration" and "Filesystem rules" examples, and the
 // capability table (write alias, explicit atomics).
 func TestRFD076ConfigExamples(t *testing.T) {

@@ -52,11 +52,26 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 			}
 		}
 	}
+	// Like JP's granting_paths (jp_tool access.rs), rules on the same path
+	// collapse to the last one, which is the one that decides there, kept
+	// at the first one's place: a grant a later rule overrode is nowhere
+	// the caller can go, and a path is named once.
+	var effective []int
+	at := map[string]int{}
+	for i, r := range p.FS {
+		key, _ := LexicalRel(r.LexicalPath)
+		if j, ok := at[foldKey(key)]; ok {
+			effective[j] = i
+			continue
+		}
+		at[foldKey(key)] = len(effective)
+		effective = append(effective, i)
+	}
 	for _, cp := range Capabilities {
 		g := []string{}
-		for i, r := range p.FS {
+		for _, i := range effective {
 			if c.fsCaps[i]&(1<<cp) != 0 {
-				g = append(g, displayPath(r.LexicalPath))
+				g = append(g, displayPath(p.FS[i].LexicalPath))
 			}
 		}
 		c.fsGrantsBy[cp] = g[:len(g):len(g)]
@@ -156,6 +171,8 @@ func Validate(p *AccessPolicy) error {
 	}
 	for i, r := range p.Config {
 		if err := ValidateConfigPath(r.Path); err != nil {
+			add("config", i, err)
+		} else if err := validateConfigRuleMeaning(r); err != nil {
 			add("config", i, err)
 		}
 		if err := validateApply(r.Apply); err != nil {

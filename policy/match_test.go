@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -188,6 +189,35 @@ func TestEnv(t *testing.T) {
 	}
 }
 
+// TestConfigRuleMeaning: RFD 078 makes write = true on a sensitive path
+// and `*` after a non-map config errors in any access object, so
+// `check --access` refuses them as `check --tool` does (lint JP108, JP109).
+func TestConfigRuleMeaning(t *testing.T) {
+	ws := tmp(t)
+	tests := []struct {
+		rule ConfigRule
+		bad  string // "" = accepted
+	}{
+		{ConfigRule{Path: "conversation.tools", Write: ConfigWriteAllow}, "sensitive"},
+		{ConfigRule{Path: "conversation.tools.t.access.fs", Write: ConfigWriteAllow}, "sensitive"},
+		{ConfigRule{Path: "conversation.tools", Write: ConfigWriteInsecureAllow}, ""},
+		{ConfigRule{Path: "conversation.tools.*.access", Read: true}, ""},
+		{ConfigRule{Path: "assistant.*", Read: true}, "fixed field names"},
+		{ConfigRule{Path: "*", Read: true}, "fixed field names"},
+		{ConfigRule{Path: "providers.mcp.*.command", Read: true}, ""},
+	}
+	for _, tc := range tests {
+		_, err := NewChecker(ws, &AccessPolicy{Config: []ConfigRule{tc.rule}})
+		var ce *ConfigRuleError
+		switch {
+		case tc.bad == "" && err != nil:
+			t.Errorf("%+v: %v", tc.rule, err)
+		case tc.bad != "" && (!errors.As(err, &ce) || !strings.Contains(err.Error(), tc.bad)):
+			t.Errorf("%+v: err = %v, want a ConfigRuleError about %s", tc.rule, err, tc.bad)
+		}
+	}
+}
+
 // RFD 078 access.config examples.
 func TestConfig(t *testing.T) {
 	ws := tmp(t)
@@ -197,7 +227,7 @@ func TestConfig(t *testing.T) {
 		{Path: "conversation.tools.toggle_tools.access"},
 		{Path: "assistant.model", Read: true, Write: ConfigWriteAllow, Apply: ApplyAsk},
 		{Path: "conversation.attachments", Read: true, Write: ConfigWriteAllow},
-		{Path: "x.*.access", Delete: true, Apply: ApplyUnattended},
+		{Path: "providers.mcp.*.access", Delete: true, Apply: ApplyUnattended},
 	}})
 	for _, tc := range []struct {
 		op, path string
@@ -215,9 +245,9 @@ func TestConfig(t *testing.T) {
 		{"write", "assistant.model", true, "assistant.model"},
 		{"read", "assistant.name", false, ""},
 		{"read", "conversationx", false, ""},
-		{"delete", "x.foo.access", true, "x.*.access"},
-		{"delete", "x.foo.bar.access", false, ""},
-		{"delete", "x.foo.access.fs", true, "x.*.access"},
+		{"delete", "providers.mcp.foo.access", true, "providers.mcp.*.access"},
+		{"delete", "providers.mcp.foo.bar.access", false, ""},
+		{"delete", "providers.mcp.foo.access.fs", true, "providers.mcp.*.access"},
 	} {
 		d := c.CheckConfig(tc.op, tc.path)
 		got := ""

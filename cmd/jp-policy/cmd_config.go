@@ -11,7 +11,7 @@ import (
 // ConfigCmd prints the merged tool config with where each value came from.
 type ConfigCmd struct {
 	Workspace string   `help:"Workspace root (default: the nearest ancestor holding .jp/)." type:"path"`
-	Cfg       []string `help:"Extra config file applied last, like jp --cfg (repeatable)." placeholder:"FILE" sep:"none"`
+	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
 	Tool      string   `help:"Only print this tool ('*' for the defaults table)." placeholder:"NAME"`
 	Origins   bool     `help:"Prefix every value with the file:line:col it was written at."`
 	JSON      bool     `name:"json" help:"Print JSON (always with origins)."`

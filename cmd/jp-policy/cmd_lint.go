@@ -16,7 +16,7 @@ import (
 // LintCmd checks the merged config for policy problems.
 type LintCmd struct {
 	Workspace string   `help:"Workspace root (default: the nearest directory above the current one that holds .jp/)." type:"path"`
-	Cfg       []string `help:"Extra config file applied last, like jp --cfg (repeatable)." placeholder:"FILE" sep:"none"`
+	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
 	Format    string   `help:"Output format: text, json (JSON Lines), sarif (SARIF 2.1.0) or github (Actions annotations)." enum:"text,json,sarif,github" default:"text"`
 	Strict    bool     `help:"Exit 1 on warnings too."`
 	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused."`

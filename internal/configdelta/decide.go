@@ -4,7 +4,6 @@ import (
 	"errors"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -84,11 +83,11 @@ func Check(k *policy.Checker, o *Outcome, envelope []*InvalidError, aliases *Ali
 	return r
 }
 
-// decide asks the engine about one leaf, then applies the two load-time
-// rules of RFD 078 that a hand-written access object (`check --access`)
-// can still break, since lint (JP108, JP109) only guards compiled
-// policies: `write = true` does not reach a sensitive path, and a '*'
-// segment only stands for a map key.
+// decide asks the engine about one leaf. The two load-time rules of RFD
+// 078 (`write = true` does not reach a sensitive path, a '*' segment only
+// stands for a map key) are not repeated here: policy.NewChecker refuses
+// an access object that breaks them, for --access and compiled policies
+// alike, so every checker this sees already keeps them.
 func decide(k *policy.Checker, l Leaf) LeafResult {
 	d := k.CheckConfig(l.Op, l.Path)
 	d.Asked = l.Op + " on config " + strconv.Quote(l.Display())
@@ -97,40 +96,13 @@ func decide(k *policy.Checker, l Leaf) LeafResult {
 	if !d.Allowed || !ok {
 		return lr
 	}
-	if l.Op == policy.ConfigDelete && lr.Note == "" {
+	if l.Op == policy.ConfigDelete {
 		if s, ok := policy.SensitiveConfigLeaf(l.Path); ok {
 			// RFD 078 gates only writes there with insecure_allow; say
 			// what a granted removal means.
 			lr.Note = "under the sensitive path " + strconv.Quote(s) + ": removing access rules can widen what a tool may do, and RFD 078 does not require insecure_allow for delete"
 		}
 	}
-	deny := func(hint string) {
-		lr.Decision.Allowed = false
-		lr.Decision.Err = &policy.DeniedError{Resource: "config", Capability: l.Op, Target: l.Path,
-			Rule: strconv.Quote(rule.Path), Grants: d.Grants, Hint: hint}
-	}
-	if l.Op == policy.ConfigWriteOp && rule.Write == policy.ConfigWriteAllow {
-		if s, ok := policy.SensitiveConfigLeaf(l.Path); ok {
-			deny("the path is under the sensitive path " + strconv.Quote(s) + ", where JP rejects write = true; the rule needs write = \"insecure_allow\"")
-			return lr
-		}
-	}
-	if i, bad := wildcardNotMap(rule.Path); bad {
-		deny("the rule's '*' follows " + strconv.Quote(i) + ", which is not a map in JP's config; JP rejects the rule at load")
-		return lr
-	}
 	lr.Apply = rule.EffectiveApply()
 	return lr
-}
-
-// wildcardNotMap returns the parent of the first '*' segment of a rule
-// path that does not stand for a map key.
-func wildcardNotMap(path string) (string, bool) {
-	segs := strings.Split(path, ".")
-	for i, s := range segs {
-		if s == "*" && notMapParent(segs[:i]) {
-			return strings.Join(segs[:i], "."), true
-		}
-	}
-	return "", false
 }

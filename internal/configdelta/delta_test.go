@@ -177,16 +177,26 @@ func TestCheck(t *testing.T) {
 		{"error outcome without config", nil, `{"type":"error","content":"x"}`, true, "", ApplyNone},
 		{"invalid wins over denied", nil, `{"type":"success","config":{"assistant":{"nope":1}},"unset":["assistant.name"]}`, false, ReasonInvalid, ""},
 		{"name rule does not cover provider", []policy.ConfigRule{rule("assistant.model.id.name", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"assistant":{"model":{"id":"sonnet"}}}}`, false, ReasonUnauthorized, ""},
-		{"sensitive needs insecure_allow", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"access":{"fs":[]}}}}}}`, false, ReasonUnauthorized, ""},
+		// write = true on a path that reaches the sensitive one, and '*' on
+		// a struct, are config errors when the access object is read (as
+		// in JP), so no delta is judged against them.
+		{"sensitive needs insecure_allow", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"access":{"fs":[]}}}}}}`, false, refusedRules, ""},
 		{"sensitive with insecure_allow", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteInsecureAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"access":{"fs":[]}}}}}}`, true, "", "unattended"},
-		{"write true fine off the sensitive path", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"enable":true}}}}}`, true, "", "unattended"},
+		{"write true on a path reaching the sensitive one", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"enable":true}}}}}`, false, refusedRules, ""},
+		{"write true fine off the sensitive path", []policy.ConfigRule{rule("conversation.tools.*.enable", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"enable":true}}}}}`, true, "", "unattended"},
 		{"wildcard on a map", []policy.ConfigRule{rule("conversation.tools.*.enable", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"conversation":{"tools":{"t":{"enable":true}}}}}`, true, "", "unattended"},
-		{"wildcard on a struct", []policy.ConfigRule{rule("assistant.*", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"assistant":{"name":"x"}}}`, false, ReasonUnauthorized, ""},
+		{"wildcard on a struct", []policy.ConfigRule{rule("assistant.*", policy.ConfigWriteAllow, false, "unattended")}, `{"type":"success","config":{"assistant":{"name":"x"}}}`, false, refusedRules, ""},
 		{"longest prefix deny", []policy.ConfigRule{rule("conversation.tools", policy.ConfigWriteInsecureAllow, false, ""), rule("conversation.tools.x.access", "", false, "")}, `{"type":"success","config":{"conversation":{"tools":{"x":{"access":{"fs":[]}}}}}}`, false, ReasonUnauthorized, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			k, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Config: tc.rules})
+			if tc.reason == refusedRules {
+				if err == nil {
+					t.Fatal("the checker accepted rules JP refuses when it loads them")
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,3 +320,6 @@ func TestSensitiveDeleteNote(t *testing.T) {
 		t.Errorf("notes %q, %q: want one on the access removal only", r.Leaves[0].Note, r.Leaves[1].Note)
 	}
 }
+
+// refusedRules marks a case whose rules policy.NewChecker refuses.
+const refusedRules = "refused by the checker"

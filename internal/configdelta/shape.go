@@ -257,13 +257,3 @@ func (s *shape) fieldNames() []string {
 	sort.Strings(out)
 	return out
 }
-
-// notMapParent reports whether a '*' may not follow the rule path prefix
-// segs: the prefix is a field jp-policy models and it is not a map (RFD 078
-// "Wildcard semantics"). '*' segments in the prefix stand for map keys.
-// Parts of JP's config jp-policy does not model are given the benefit of
-// the doubt; lint's JP109 holds the full list.
-func notMapParent(segs []string) bool {
-	sh, open := lookup(segs)
-	return sh != nil && !open && sh.kind != kMap
-}

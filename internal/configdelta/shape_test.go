@@ -18,18 +18,4 @@ func TestShapeModel(t *testing.T) {
 			t.Errorf("%s: kind %d, want %d", path, sh.kind, want)
 		}
 	}
-	// notMapParent: maps take a '*', modelled structs refuse it, and
-	// parts jp-policy does not model get the benefit of the doubt.
-	for path, refused := range map[string]bool{
-		"conversation.tools":           false,
-		"providers.llm.aliases":        false,
-		"template.values":              false,
-		"assistant":                    true,
-		"assistant.model":              true,
-		"conversation.tools.x.options": false,
-	} {
-		if got := notMapParent(strings.Split(path, ".")); got != refused {
-			t.Errorf("notMapParent(%s) = %v, want %v", path, got, refused)
-		}
-	}
 }
