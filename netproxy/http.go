@@ -39,6 +39,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		plainError(w, http.StatusBadRequest, fmt.Sprintf("jp-policy proxy: only http:// requests are forwarded, not %s://; use CONNECT (HTTPS_PROXY) for TLS\n", r.URL.Scheme))
 		return
 	}
+	if r.Header.Get("Upgrade") != "" {
+		// A protocol switch would turn the request into a raw tunnel that
+		// http.Server no longer tracks (Close could not end it); WebSocket
+		// clients use CONNECT through a proxy anyway.
+		plainError(w, http.StatusBadRequest, "jp-policy proxy: protocol upgrades are not forwarded on the plain HTTP path; use CONNECT (HTTPS_PROXY) for WebSockets\n")
+		return
+	}
 	if hasDotSegment(r.URL.Path) {
 		// The policy matches the dot-cleaned path, but a server may
 		// resolve the segments differently (or not at all); refusing

@@ -56,6 +56,13 @@ func TestHTTPForward(t *testing.T) {
 	if h := resp.Header.Get("X-Host"); h != "127.0.0.1:"+strconv.Itoa(port) {
 		t.Errorf("upstream Host = %q", h)
 	}
+	// A protocol upgrade is not forwarded.
+	uc, _ := net.Dial("tcp", proxy)
+	defer uc.Close()
+	io.WriteString(uc, "GET "+base+"/api/ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+	if r, err := http.ReadResponse(bufio.NewReader(uc), nil); err != nil || r.StatusCode != 400 {
+		t.Errorf("upgrade request: %v, %v", r, err)
+	}
 	// An origin-form request is not a proxy request.
 	c, _ := net.Dial("tcp", proxy)
 	defer c.Close()
