@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,39 +22,26 @@ func sourceServer(b *testing.B, http bool) net.Listener {
 		b.Fatal(err)
 	}
 	buf := make([]byte, 256<<10)
-	var wg sync.WaitGroup
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
+	serveConns(b, l, func(c net.Conn) {
+		if http {
+			br := bufio.NewReader(c)
+			for {
+				line, err := br.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(transferSize)+"\r\nConnection: close\r\n\r\n")
+		}
+		for n := 0; n < transferSize; n += len(buf) {
+			if _, err := c.Write(buf); err != nil {
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				if http {
-					br := bufio.NewReader(c)
-					for {
-						line, err := br.ReadString('\n')
-						if err != nil {
-							return
-						}
-						if line == "\r\n" {
-							break
-						}
-					}
-					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(transferSize)+"\r\nConnection: close\r\n\r\n")
-				}
-				for n := 0; n < transferSize; n += len(buf) {
-					if _, err := c.Write(buf); err != nil {
-						return
-					}
-				}
-			}()
 		}
-	}()
-	b.Cleanup(func() { l.Close(); wg.Wait() })
+	})
 	return l
 }
 
@@ -95,18 +80,10 @@ func BenchmarkTransfer(b *testing.B) {
 				c.Close()
 				t1 := time.Now()
 				switch mode {
-				case "connect":
-					c, _ = net.Dial("tcp", proxy)
-					io.WriteString(c, "CONNECT 127.0.0.1:"+strconv.Itoa(port)+" HTTP/1.1\r\n\r\n")
-					br := bufio.NewReader(c)
-					resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
-					if err != nil || resp.StatusCode != 200 {
-						b.Fatal(resp, err)
-					}
-					drain(b, br, transferSize)
-				case "socks5":
-					_, c = socksDial(b, proxy, 1, 1, []byte{127, 0, 0, 1}, port)
-					drain(b, c, transferSize)
+				case "connect", "socks5":
+					var r io.Reader
+					c, r = openTunnel(b, mode, proxy, port)
+					drain(b, r, transferSize)
 				case "http":
 					c, _ = net.Dial("tcp", proxy)
 					io.WriteString(c, "GET http://127.0.0.1:"+strconv.Itoa(port)+"/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -146,20 +123,11 @@ func BenchmarkNewConnection(b *testing.B) {
 				c.Close()
 				t1 := time.Now()
 				switch mode {
-				case "connect":
-					c, _ = net.Dial("tcp", proxy)
-					io.WriteString(c, "CONNECT 127.0.0.1:"+strconv.Itoa(port)+" HTTP/1.1\r\n\r\n")
-					br := bufio.NewReader(c)
-					resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
-					if err != nil || resp.StatusCode != 200 {
-						b.Fatal(resp, err)
-					}
+				default:
+					var r io.Reader
+					c, r = openTunnel(b, mode, proxy, port)
 					c.Write(one)
-					io.ReadFull(br, one)
-				case "socks5":
-					_, c = socksDial(b, proxy, 1, 1, []byte{127, 0, 0, 1}, port)
-					c.Write(one)
-					io.ReadFull(c, one)
+					io.ReadFull(r, one)
 				}
 				c.Close()
 				direct += t1.Sub(t0)
@@ -171,4 +139,22 @@ func BenchmarkNewConnection(b *testing.B) {
 			b.ReportMetric(per(proxied)-per(direct), "added-µs/conn")
 		})
 	}
+}
+
+// openTunnel opens a tunnel to 127.0.0.1:port through the proxy by
+// CONNECT or SOCKS5 and returns the connection and the reader to read
+// tunnel bytes from.
+func openTunnel(b *testing.B, mode, proxy string, port int) (net.Conn, io.Reader) {
+	if mode == "socks5" {
+		code, c := socksDial(b, proxy, socksCmdConnect, socksAtypIPv4, []byte{127, 0, 0, 1}, port)
+		if code != 0 {
+			b.Fatalf("SOCKS reply %#x", code)
+		}
+		return c, c
+	}
+	resp, c, br := connectTunnel(b, proxy, "127.0.0.1:"+strconv.Itoa(port))
+	if resp.StatusCode != 200 {
+		b.Fatal(resp.Status)
+	}
+	return c, br
 }

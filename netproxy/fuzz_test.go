@@ -14,24 +14,6 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// pipeListener hands out in-memory connections.
-type pipeListener struct {
-	ch   chan net.Conn
-	once sync.Once
-	done chan struct{}
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.ch:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
-func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1} }
-
 // recordDialer fails every dial, recording the address.
 type recordDialer struct {
 	mu    sync.Mutex
@@ -75,12 +57,13 @@ func FuzzServe(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	l := &pipeListener{ch: make(chan net.Conn), done: make(chan struct{})}
+	// The server's own in-memory listener serves here as the outer one.
+	l := newConnListener(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1})
 	go s.Serve(l)
 	f.Cleanup(func() { s.Close() })
 	f.Fuzz(func(t *testing.T, in []byte) {
 		client, server := net.Pipe()
-		l.ch <- server
+		l.deliver(server)
 		defer client.Close()
 		client.SetDeadline(time.Now().Add(3 * time.Second))
 		go func() { client.Write(in) }()

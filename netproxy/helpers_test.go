@@ -93,6 +93,13 @@ func echoServer(t testing.TB, network, addr string) net.Listener {
 	if err != nil {
 		t.Skipf("no %s listener on %s: %v", network, addr, err)
 	}
+	serveConns(t, l, func(c net.Conn) { io.Copy(c, c) })
+	return l
+}
+
+// serveConns runs handle for each connection accepted on l (closing the
+// connection after it) until cleanup, which closes l and waits.
+func serveConns(t testing.TB, l net.Listener, handle func(net.Conn)) {
 	var wg sync.WaitGroup
 	go func() {
 		for {
@@ -104,12 +111,29 @@ func echoServer(t testing.TB, network, addr string) net.Listener {
 			go func() {
 				defer wg.Done()
 				defer c.Close()
-				io.Copy(c, c)
+				handle(c)
 			}()
 		}
 	}()
 	t.Cleanup(func() { l.Close(); wg.Wait() })
-	return l
+}
+
+// connectTunnel opens a CONNECT tunnel to target through proxy and
+// returns the response, the connection and its reader (which may hold
+// tunnel bytes already).
+func connectTunnel(t testing.TB, proxy, target string) (*http.Response, net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c, "CONNECT "+target+" HTTP/1.1\r\nHost: "+target+"\r\n\r\n")
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
+	if err != nil {
+		t.Fatalf("CONNECT %s: %v", target, err)
+	}
+	return resp, c, br
 }
 
 // closedPort returns a loopback port nothing listens on.

@@ -131,19 +131,7 @@ func TestCONNECT(t *testing.T) {
 		{Host: "127.0.0.1", Port: u16(closed), Allow: true},
 		{Host: "127.0.0.1", Port: u16(pathOnly), PathPrefix: str("/api"), Allow: true},
 	}, nil)
-	connect := func(target string) (*http.Response, net.Conn, *bufio.Reader) {
-		c, err := net.Dial("tcp", proxy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(c, "CONNECT "+target+" HTTP/1.1\r\nHost: "+target+"\r\n\r\n")
-		br := bufio.NewReader(c)
-		resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
-		if err != nil {
-			t.Fatalf("CONNECT %s: %v", target, err)
-		}
-		return resp, c, br
-	}
+	connect := func(target string) (*http.Response, net.Conn, *bufio.Reader) { return connectTunnel(t, proxy, target) }
 	resp, c, _ := connect("127.0.0.1:" + strconv.Itoa(port))
 	if resp.StatusCode != 200 {
 		t.Fatalf("allowed CONNECT: %d", resp.StatusCode)
