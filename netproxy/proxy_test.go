@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -299,5 +300,76 @@ func TestEnv(t *testing.T) {
 		"http_proxy=http://127.0.0.1:1080 https_proxy=http://127.0.0.1:1080 all_proxy=socks5h://127.0.0.1:1080 no_proxy="
 	if got != want {
 		t.Errorf("Env = %q\nwant  %q", got, want)
+	}
+}
+
+// redirectDialer records the address it is asked for and connects to
+// target instead, so tests can use names that do not resolve.
+type redirectDialer struct {
+	target string
+	mu     sync.Mutex
+	asked  []string
+}
+
+func (d *redirectDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	d.mu.Lock()
+	d.asked = append(d.asked, addr)
+	d.mu.Unlock()
+	var nd net.Dialer
+	return nd.DialContext(ctx, network, d.target)
+}
+
+// Whatever spelling the client uses (Unicode, upper case, trailing dot,
+// Punycode), the proxy dials the one canonical host the policy matched.
+// Over HTTP the host must be ASCII (net/http refuses a raw UTF-8 Host,
+// and clients send Punycode); SOCKS carries the name as bytes.
+func TestDialsCanonicalHost(t *testing.T) {
+	checkNoLeak(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0")
+	_, port := origin(t)
+	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{
+		{Host: "münchen.test", Port: u16(8443), Allow: true},
+		{Host: "münchen.test", Scheme: str("http"), Allow: true},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, host, socksHost string }{
+		{"unicode", "XN--MNCHEN-3YA.test.", "MÜNCHEN.test."},
+		{"punycode", "xn--mnchen-3ya.TEST", "xn--mnchen-3ya.test"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &redirectDialer{target: echo.Addr().String()}
+			s, _ := New(Config{Decide: c.CheckNetEndpoint, Dial: d})
+			l, _ := net.Listen("tcp", "127.0.0.1:0")
+			done := make(chan error, 1)
+			go func() { done <- s.Serve(l) }()
+			defer func() { s.Close(); <-done }()
+			proxy := l.Addr().String()
+			resp, conn, br := connectTunnel(t, proxy, tc.host+":8443")
+			if resp.StatusCode != 200 {
+				t.Fatalf("CONNECT: %s", resp.Status)
+			}
+			io.WriteString(conn, "ping")
+			b := make([]byte, 4)
+			io.ReadFull(br, b)
+			conn.Close()
+			code, sc := socksDial(t, proxy, socksCmdConnect, socksAtypDomain, []byte(tc.socksHost), 8443)
+			if code != 0 {
+				t.Fatalf("SOCKS: %#x", code)
+			}
+			echoRoundTrip(t, sc)
+			sc.Close()
+			d.target = "127.0.0.1:" + strconv.Itoa(port)
+			if resp, body := proxyGet(t, proxy, "http://"+tc.host+"/x"); resp.StatusCode != 200 {
+				t.Fatalf("GET: %d %s", resp.StatusCode, body)
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			want := "xn--mnchen-3ya.test:8443 xn--mnchen-3ya.test:8443 xn--mnchen-3ya.test:80"
+			if got := strings.Join(d.asked, " "); got != want {
+				t.Errorf("dialled %q, want %q", got, want)
+			}
+		})
 	}
 }
