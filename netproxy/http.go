@@ -68,8 +68,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if p == "" {
 		p = "/"
 	}
-	d := s.cfg.Decide("http", host, port, p)
-	canon, _ := policy.NormalizeHost(host)
+	d, canon := s.decide("http", host, port, p)
 	logPort := port
 	if logPort < 0 {
 		logPort = 80
@@ -100,6 +99,20 @@ func rewrite(pr *httputil.ProxyRequest) {
 	pr.Out.Host = up.hostHeader
 }
 
+// decide asks Config.Decide and returns the host to dial: the policy's
+// canonical form. A decider that allows a host the policy cannot
+// canonicalise is overruled (fail closed), so nothing unnormalised is
+// ever dialled.
+func (s *Server) decide(scheme, host string, port int, reqPath string) (policy.Decision, string) {
+	d := s.cfg.Decide(scheme, host, port, reqPath)
+	canon, err := policy.NormalizeHost(host)
+	if err != nil && d.Allowed {
+		d.Allowed = false
+		d.Err = &policy.InputError{Resource: "net", Input: host, Msg: err.Error()}
+	}
+	return d, canon
+}
+
 // serveCONNECT decides and opens a tunnel. CONNECT is how clients reach
 // https:// (and wss://, and other TLS) through HTTPS_PROXY, so it is
 // decided as scheme https with the path hidden.
@@ -116,8 +129,7 @@ func (s *Server) serveCONNECT(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	port := int(n)
-	d := s.cfg.Decide("https", host, port, "")
-	canon, _ := policy.NormalizeHost(host)
+	d, canon := s.decide("https", host, port, "")
 	s.logDecision(LogEntry{Client: r.RemoteAddr, Kind: "connect", Method: r.Method, Scheme: "https", Host: host, Canonical: canon, Port: port}, d)
 	if !d.Allowed {
 		refuse(w, d)

@@ -373,3 +373,23 @@ func TestDialsCanonicalHost(t *testing.T) {
 		})
 	}
 }
+
+// A decider that allows everything still cannot make the proxy dial a
+// host the policy cannot canonicalise.
+func TestPermissiveDeciderFailsClosed(t *testing.T) {
+	checkNoLeak(t)
+	d := &redirectDialer{target: "127.0.0.1:1"}
+	s, _ := New(Config{Decide: func(string, string, int, string) policy.Decision { return policy.Decision{Allowed: true} }, Dial: d})
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	defer func() { s.Close(); <-done }()
+	if code, _ := socksDial(t, l.Addr().String(), socksCmdConnect, socksAtypDomain, []byte("a..b"), 80); code != socksNotAllowed {
+		t.Errorf("SOCKS to a bad name: reply %#x", code)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.asked) != 0 {
+		t.Errorf("dialled %v", d.asked)
+	}
+}

@@ -159,8 +159,7 @@ func (s *Server) serveSOCKS(c *prefixConn) {
 		return
 	}
 	scheme := socksScheme(req.port)
-	d := s.cfg.Decide(scheme, req.host, req.port, "")
-	canon, _ := policy.NormalizeHost(req.host)
+	d, canon := s.decide(scheme, req.host, req.port, "")
 	s.logDecision(LogEntry{Client: c.RemoteAddr().String(), Kind: "socks5", Scheme: scheme, Host: req.host, Canonical: canon, Port: req.port}, d)
 	if !d.Allowed {
 		socksReply(c, socksNotAllowed, nil)
