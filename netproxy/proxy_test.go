@@ -393,3 +393,33 @@ func TestPermissiveDeciderFailsClosed(t *testing.T) {
 		t.Errorf("dialled %v", d.asked)
 	}
 }
+
+// The launcher creates the listener in the tool's namespace and passes
+// it over a file descriptor; a listener rebuilt from a file serves the
+// same.
+func TestServeListenerFromFile(t *testing.T) {
+	checkNoLeak(t)
+	_, port := origin(t)
+	orig, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := orig.(*net.TCPListener).File()
+	orig.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.FileListener(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}})
+	s, _ := New(Config{Decide: c.CheckNetEndpoint})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	defer func() { s.Close(); <-done }()
+	if resp, body := proxyGet(t, l.Addr().String(), "http://127.0.0.1:"+strconv.Itoa(port)+"/f"); resp.StatusCode != 200 || body != "path=/f" {
+		t.Errorf("through a listener from a file: %d %q", resp.StatusCode, body)
+	}
+}
