@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -398,6 +399,9 @@ func TestPermissiveDeciderFailsClosed(t *testing.T) {
 // it over a file descriptor; a listener rebuilt from a file serves the
 // same.
 func TestServeListenerFromFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a listener cannot be passed as a file on Windows")
+	}
 	checkNoLeak(t)
 	_, port := origin(t)
 	orig, err := net.Listen("tcp", "127.0.0.1:0")
