@@ -98,7 +98,9 @@ func helper(args []string) int {
 			c, err = net.DialTimeout("tcp", arg(2), 2*time.Second)
 		}
 		if err == nil {
-			_, err = io.WriteString(c, arg(3))
+			if arg(3) != "" {
+				_, err = io.WriteString(c, arg(3))
+			}
 			c.Close()
 		}
 		fmt.Println(errName(err))

@@ -245,31 +245,34 @@ func buildRoot(s *Spec) error {
 	if err := r.mountTmpfs(); err != nil {
 		return err
 	}
-	order := make([]int, len(s.Binds))
-	for i := range order {
-		order[i] = i
+	// Binds and tmpfs mounts, shallowest destination first (stable), so a
+	// mount inside another lands on top of it.
+	type op struct {
+		dst string
+		i   int // index in s.Binds, or -1-j for s.Tmpfs[j]
 	}
-	// Shallowest destination first, so a bind inside another lands on top.
-	slices.SortStableFunc(order, func(a, b int) int { return depth(s.Binds[a].Dst) - depth(s.Binds[b].Dst) })
-	for _, i := range order {
-		if srcs[i] < 0 {
+	ops := make([]op, 0, len(s.Binds)+len(s.Tmpfs))
+	for i, b := range s.Binds {
+		ops = append(ops, op{b.Dst, i})
+	}
+	for j, t := range s.Tmpfs {
+		ops = append(ops, op{t, -1 - j})
+	}
+	slices.SortStableFunc(ops, func(a, b op) int { return depth(a.dst) - depth(b.dst) })
+	for _, o := range ops {
+		if o.i < 0 {
+			if err := r.tmpfs(o.dst); err != nil {
+				return err
+			}
 			continue
 		}
-		if err := r.bind(srcs[i], s.Binds[i]); err != nil {
+		if srcs[o.i] < 0 {
+			continue
+		}
+		if err := r.bind(srcs[o.i], s.Binds[o.i]); err != nil {
 			return err
 		}
-		unix.Close(srcs[i])
-	}
-	for _, t := range s.Tmpfs {
-		fd, err := r.ensure(t, true)
-		if err != nil {
-			return fail("mount", err, "tmpfs mount point %s", t)
-		}
-		err = unix.Mount("tmpfs", fdPath(fd), "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
-		unix.Close(fd)
-		if err != nil {
-			return fail("mount", err, "tmpfs at %s", t)
-		}
+		unix.Close(srcs[o.i])
 	}
 	if s.Dev {
 		if err := r.makeDev(); err != nil {
@@ -325,6 +328,20 @@ func buildRoot(s *Spec) error {
 	}
 	if err := unix.Chdir(wd); err != nil {
 		return fail("pivot", err, "working directory %s", wd)
+	}
+	return nil
+}
+
+// tmpfs mounts an empty, writable, sticky tmpfs at t.
+func (r *root) tmpfs(t string) error {
+	fd, err := r.ensure(t, true)
+	if err != nil {
+		return fail("mount", err, "tmpfs mount point %s", t)
+	}
+	err = unix.Mount("tmpfs", fdPath(fd), "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+	unix.Close(fd)
+	if err != nil {
+		return fail("mount", err, "tmpfs at %s", t)
 	}
 	return nil
 }
