@@ -228,11 +228,12 @@ func buildRoot(s *Spec) error {
 		}
 		return fail("mount", err, "making the mount namespace private")
 	}
-	// Bind sources are opened before anything is mounted over base, so a
-	// source under /tmp is still the host's.
+	// Bind sources are cloned (detached copies of their mount trees)
+	// before anything is mounted over base: a source under /tmp is still
+	// the host's, and a bind of / does not contain the new root.
 	srcs := make([]int, len(s.Binds))
 	for i, b := range s.Binds {
-		fd, err := unix.Open(b.Src, unix.O_PATH|unix.O_CLOEXEC, 0)
+		fd, err := cloneTree(b.Src)
 		if err != nil && !(b.Optional && errors.Is(err, unix.ENOENT)) {
 			return fail("mount", err, "bind source %s", b.Src)
 		}
@@ -433,11 +434,21 @@ func (r *root) ensure(p string, dir bool) (int, error) {
 	return openBeneath(parent, name)
 }
 
-// bind mounts src (an O_PATH descriptor; -1 opens b.Src now) at b.Dst,
-// recursively, then makes the whole tree read-only unless b.RW.
+// cloneTree returns a detached copy of the mount tree at src (submounts
+// included), ready to be attached with move_mount.
+func cloneTree(src string) (int, error) {
+	fd, err := unix.OpenTree(unix.AT_FDCWD, src, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err == unix.ENOSYS {
+		return -1, &SetupError{Step: "unavailable", Msg: "open_tree needs Linux 5.2"}
+	}
+	return fd, err
+}
+
+// bind attaches src (a tree from cloneTree; -1 clones b.Src now) at b.Dst,
+// then makes the whole tree read-only unless b.RW.
 func (r *root) bind(src int, b Bind) error {
 	if src < 0 {
-		fd, err := unix.Open(b.Src, unix.O_PATH|unix.O_CLOEXEC, 0)
+		fd, err := cloneTree(b.Src)
 		if err != nil {
 			return fail("mount", err, "bind source %s", b.Src)
 		}
@@ -452,7 +463,7 @@ func (r *root) bind(src int, b Bind) error {
 	if err != nil {
 		return fail("mount", err, "mount point %s", b.Dst)
 	}
-	err = unix.Mount(fdPath(src), fdPath(dst), "", unix.MS_BIND|unix.MS_REC, "")
+	err = unix.MoveMount(src, "", dst, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
 	unix.Close(dst)
 	if err != nil {
 		return fail("mount", err, "bind %s at %s", b.Src, b.Dst)
