@@ -40,8 +40,8 @@ type Child struct {
 }
 
 type waitResult struct {
-	state *os.ProcessState
-	err   error
+	status syscall.WaitStatus
+	err    error
 }
 
 // Signals the parent forwards to the command. SIGINT, SIGQUIT and
@@ -96,11 +96,16 @@ func Start(s *Spec) (*Child, error) {
 			stdio[i] = f
 		}
 	}
-	attr := &os.ProcAttr{
-		Files: []*os.File{stdio[0], stdio[1], stdio[2], specR, theirs},
-		// Stage 2 needs nothing from the environment; the command's
-		// environment is in the spec.
-		Env: []string{},
+	// syscall.ForkExec rather than os.StartProcess: the latter probes
+	// pidfd support by forking a throw-away child on first use, a process
+	// more on the path of every tool call.
+	attr := &syscall.ProcAttr{
+		Files: []uintptr{stdio[0].Fd(), stdio[1].Fd(), stdio[2].Fd(), specR.Fd(), theirs.Fd()},
+		// Stage 2 needs nothing from the caller's environment (the
+		// command's is in the spec), only a lean Go runtime: it lives for
+		// a few milliseconds, so no garbage collection and one P. A set
+		// GOMAXPROCS also spares the runtime's cgroup probe at start-up.
+		Env: []string{"GOMAXPROCS=1", "GOGC=off"},
 		Sys: &syscall.SysProcAttr{
 			Cloneflags:  flags,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
@@ -130,15 +135,21 @@ func Start(s *Spec) (*Child, error) {
 		// reaped, so the Go scheduler cannot retire it earlier.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		p, err := os.StartProcess("/proc/self/exe", []string{os.Args[0], stage2Arg}, attr)
+		p, err := syscall.ForkExec("/proc/self/exe", []string{os.Args[0], stage2Arg}, attr)
 		if err != nil {
 			started <- err
 			return
 		}
-		pid = p.Pid
+		pid = p
 		started <- nil
-		st, err := p.Wait()
-		c.done <- waitResult{st, err}
+		var ws syscall.WaitStatus
+		for {
+			_, err = syscall.Wait4(p, &ws, 0, nil)
+			if err != syscall.EINTR {
+				break
+			}
+		}
+		c.done <- waitResult{ws, err}
 	}()
 	if err := <-started; err != nil {
 		signal.Stop(c.sigs)
@@ -318,7 +329,7 @@ func (c *Child) Wait() (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	ws := r.state.Sys().(syscall.WaitStatus)
+	ws := r.status
 	if ws.Signaled() {
 		return 128 + int(ws.Signal()), nil
 	}
