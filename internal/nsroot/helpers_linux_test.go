@@ -127,6 +127,12 @@ func helper(args []string) int {
 	case "echo":
 		io.Copy(os.Stdout, os.Stdin)
 		fmt.Fprint(os.Stderr, "to-stderr")
+	case "openpty":
+		f, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+		if err == nil {
+			f.Close()
+		}
+		fmt.Println(errName(err))
 	case "pwd":
 		wd, err := os.Getwd()
 		fmt.Println(wd, errName(err))

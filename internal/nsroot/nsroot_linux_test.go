@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // workspace makes a host directory with a few files, owned by the caller.
@@ -565,4 +567,46 @@ func TestAsNobody(t *testing.T) {
 		t.Fatalf("as nobody, TestIdentity did not run:\n%s", out)
 	}
 	_ = time.Second
+}
+
+// TestTerminal: with a terminal on stdin the command gets a private
+// devpts, where it can open new pseudo-terminals, and keeps its own
+// terminal through the inherited descriptor.
+func TestTerminal(t *testing.T) {
+	requireUserns(t)
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	defer ptmx.Close()
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	s := baseSpec(t)
+	s.Stdio[0] = tty
+	if got := helperOut(t, s, "openpty"); got != "ok" {
+		t.Errorf("opening /dev/ptmx with a terminal on stdin: %s", got)
+	}
+	if got := helperOut(t, s, "stat", fmt.Sprintf("/dev/pts/%d", n)); got != "ENOENT" {
+		t.Errorf("the host's pty is visible in the private devpts: %s", got)
+	}
+	// Positive control of the condition: no terminal, no devpts.
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	s.Stdio[0], s.Stdio[2] = null, null
+	if got := helperOut(t, s, "openpty"); got != "ENOENT" {
+		t.Errorf("opening /dev/ptmx without a terminal: %s, want ENOENT", got)
+	}
 }

@@ -335,14 +335,20 @@ func buildRoot(s *Spec) error {
 
 // tmpfs mounts an empty, writable, sticky tmpfs at t.
 func (r *root) tmpfs(t string) error {
-	fd, err := r.ensure(t, true)
+	return r.mountFS("mount", t, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+}
+
+// mountFS mounts a new filesystem at p beneath the root, creating the
+// mount point if it is missing.
+func (r *root) mountFS(step, p, fstype string, flags uintptr, data string) error {
+	fd, err := r.ensure(p, true)
 	if err != nil {
-		return fail("mount", err, "tmpfs mount point %s", t)
+		return fail(step, err, "mount point %s", p)
 	}
-	err = unix.Mount("tmpfs", fdPath(fd), "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
+	err = unix.Mount(fstype, fdPath(fd), fstype, flags, data)
 	unix.Close(fd)
 	if err != nil {
-		return fail("mount", err, "tmpfs at %s", t)
+		return fail(step, err, "%s at %s", fstype, p)
 	}
 	return nil
 }
@@ -695,14 +701,8 @@ var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // so it can open new pseudo-terminals without seeing the host's. The
 // tmpfs is then made read-only.
 func (r *root) makeDev() error {
-	fd, err := r.ensure("/dev", true)
-	if err != nil {
-		return fail("dev", err, "mount point /dev")
-	}
-	err = unix.Mount("tmpfs", fdPath(fd), "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755")
-	unix.Close(fd)
-	if err != nil {
-		return fail("dev", err, "tmpfs at /dev")
+	if err := r.mountFS("dev", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755"); err != nil {
+		return err
 	}
 	for _, d := range devices {
 		if err := r.bind(-1, Bind{Src: "/dev/" + d, Dst: "/dev/" + d, RW: true}); err != nil {
@@ -719,17 +719,8 @@ func (r *root) makeDev() error {
 	defer unix.Close(dev)
 	links := [][2]string{{"/proc/self/fd", "fd"}, {"/proc/self/fd/0", "stdin"}, {"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"}}
 	if stdioIsTerminal() {
-		if err := unix.Mkdirat(dev, "pts", 0o755); err != nil {
-			return fail("dev", err, "/dev/pts")
-		}
-		pts, err := openBeneath(dev, "pts")
-		if err != nil {
-			return fail("dev", err, "/dev/pts")
-		}
-		err = unix.Mount("devpts", fdPath(pts), "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
-		unix.Close(pts)
-		if err != nil {
-			return fail("dev", err, "devpts at /dev/pts")
+		if err := r.mountFS("dev", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620"); err != nil {
+			return err
 		}
 		links = append(links, [2]string{"pts/ptmx", "ptmx"})
 	}
@@ -738,17 +729,8 @@ func (r *root) makeDev() error {
 			return fail("dev", err, "/dev/%s", l[1])
 		}
 	}
-	if err := unix.Mkdirat(dev, "shm", 0o755); err != nil {
-		return fail("dev", err, "/dev/shm")
-	}
-	shm, err := openBeneath(dev, "shm")
-	if err != nil {
-		return fail("dev", err, "/dev/shm")
-	}
-	err = unix.Mount("tmpfs", fdPath(shm), "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777")
-	unix.Close(shm)
-	if err != nil {
-		return fail("dev", err, "tmpfs at /dev/shm")
+	if err := r.mountFS("dev", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return err
 	}
 	if err := r.readOnly(dev, false); err != nil {
 		return fail("dev", err, "making /dev read-only")
