@@ -27,25 +27,32 @@ func Available() (bool, string) {
 }
 
 func available() (bool, string) {
-	n, ok := readSysctl("/proc/sys/user/max_user_namespaces")
+	label, _ := os.ReadFile("/proc/self/attr/current")
+	return availableFrom(readSysctl, os.Geteuid(), strings.TrimSpace(string(label)))
+}
+
+// availableFrom decides from the sysctls (read), the effective uid and
+// the process's AppArmor label ("" when unknown).
+func availableFrom(read func(string) (int, bool), euid int, label string) (bool, string) {
+	n, ok := read("/proc/sys/user/max_user_namespaces")
 	if !ok {
 		return false, "the kernel has no user namespaces (no /proc/sys/user/max_user_namespaces)"
 	}
 	if n == 0 {
 		return false, "user.max_user_namespaces is 0"
 	}
-	if os.Geteuid() == 0 {
+	if euid == 0 {
 		return true, "" // the restrictions below apply to unprivileged callers
 	}
 	// Debian's and older Ubuntu's switch.
-	if v, ok := readSysctl("/proc/sys/kernel/unprivileged_userns_clone"); ok && v == 0 {
+	if v, ok := read("/proc/sys/kernel/unprivileged_userns_clone"); ok && v == 0 {
 		return false, "kernel.unprivileged_userns_clone is 0"
 	}
 	// Ubuntu 23.10+: an unconfined program gets a user namespace without
 	// capabilities. A program with an AppArmor profile allowing userns
 	// is let through; Start finds out.
-	if v, ok := readSysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); ok && v == 1 {
-		if label, err := os.ReadFile("/proc/self/attr/current"); err != nil || strings.HasPrefix(strings.TrimSpace(string(label)), "unconfined") {
+	if v, ok := read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); ok && v == 1 {
+		if label == "" || strings.HasPrefix(label, "unconfined") {
 			return false, "kernel.apparmor_restrict_unprivileged_userns is 1 and jp-policy has no AppArmor profile allowing userns"
 		}
 	}
