@@ -205,8 +205,9 @@ func dropCapabilities() error {
 // root is the new root under construction: a tmpfs mounted over base in
 // stage 2's private mount namespace. Every destination is opened beneath
 // it with openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) and mounted on
-// through /proc/self/fd, so a symlink in the bound trees can never send a
-// mount outside the new root.
+// through that descriptor (move_mount, or /proc/self/fd for new
+// filesystems), so a symlink in the bound trees can never send a mount
+// outside the new root.
 type root struct {
 	base    string // where the tmpfs is mounted ("/tmp")
 	fd      int    // O_PATH on the top mount at base (changes after a bind at "/")
