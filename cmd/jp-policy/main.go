@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
@@ -70,6 +72,7 @@ type CLI struct {
 }
 
 func main() {
+	nsroot.Stage2Main() // returns unless this is the sandbox's re-exec (internal/nsroot)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
