@@ -132,16 +132,6 @@ func fsIndex(id string) int {
 	return i
 }
 
-func relTo(root, p string) string {
-	if p == root {
-		return "."
-	}
-	if emit.Within(p, root) {
-		return strings.TrimPrefix(p[len(root):], "/")
-	}
-	return p
-}
-
 func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
 	caps := emit.CapsOf(r.Rule)
 	rights := RightsOf(caps)
