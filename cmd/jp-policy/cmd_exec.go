@@ -19,18 +19,23 @@ type ExecCmd struct {
 	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
 	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
-	Command    []string `arg:"" passthrough:"" placeholder:"CMD" help:"The command and its arguments, after --."`
+	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
+}
+
+// argv is the child's command line. Both parsers keep the "--" that ends
+// the flags; drop exactly that one, so a later "--" still reaches the
+// child.
+func (c *ExecCmd) argv() []string {
+	if len(c.Command) > 0 && c.Command[0] == "--" {
+		return c.Command[1:]
+	}
+	return c.Command
 }
 
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code: a usage mistake is exitUsage, any refusal exitFail.
 func (c *ExecCmd) Run(g *Globals) error {
-	argv := c.Command
-	// kong's passthrough keeps the "--" that ends the flags; drop exactly
-	// that one, so a later "--" still reaches the child.
-	if len(argv) > 0 && argv[0] == "--" {
-		argv = argv[1:]
-	}
+	argv := c.argv()
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,
