@@ -33,7 +33,7 @@ func (c *ExecCmd) argv() []string {
 }
 
 // Run hands the invocation to the launcher and maps its outcome to an
-// exit code: a usage mistake is exitUsage, any refusal exitFail.
+// exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
 	argv := c.argv()
 	err := launcher.Run(&launcher.Options{
@@ -52,15 +52,10 @@ func (c *ExecCmd) Run(g *Globals) error {
 	if err == nil {
 		return nil
 	}
-	var (
-		usage *launcher.UsageError
-		child *launcher.ChildExit
-	)
-	switch {
-	case errors.As(err, &child):
-		return fail(child.Code, nil)
-	case errors.As(err, &usage):
-		return fail(exitUsage, err)
+	code := execExitCode(err)
+	var child *launcher.ChildExit
+	if errors.As(err, &child) {
+		return fail(code, nil) // the child spoke for itself
 	}
-	return fail(exitFail, err)
+	return fail(code, err)
 }

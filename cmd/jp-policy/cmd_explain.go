@@ -33,13 +33,13 @@ func (c *ExplainCmd) Run(g *Globals) error {
 		}
 		b, err := compiler.AccessJSON(res, c.Tool)
 		if err != nil {
-			return fail(exitUsage, err)
+			return toolError(exitUsage, err)
 		}
 		_, err = g.Stdout.Write(b)
 		return err
 	}
 	if err := compiler.Explain(g.Stdout, res, c.Tool); err != nil {
-		return fail(exitUsage, err)
+		return toolError(exitUsage, err)
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func init() {
 			if res == nil {
 				return "", nil, compileError(g, err)
 			}
-			return "", nil, fail(exitUsage, err)
+			return "", nil, toolError(exitUsage, err)
 		}
 		return res.Root, acc, nil
 	}

@@ -15,7 +15,7 @@ var version = "0.1.0-dev"
 // Exit codes shared by every subcommand (the README documents them).
 const (
 	exitOK     = 0
-	exitFail   = 1 // lint errors, a denied check, a refused exec
+	exitFail   = 1 // lint errors, a denied check (exec: exitcodes.go)
 	exitUsage  = 2 // bad flags, or config that cannot be loaded
 	exitIntern = 3 // a bug or an I/O failure jp-policy did not expect
 )
@@ -141,13 +141,17 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+		if args[0] == "exec" {
+			// exec's own failures must not look like the command's.
+			return line, exitRefused, true
+		}
 		return line, exitUsage, true
 	}
 	if c := selectedExec(ctx); c != nil {
 		raw, err := rawPassthrough(args, c.Command)
 		if err != nil {
 			fmt.Fprintf(stderr, "jp-policy: %v\n", err)
-			return line, exitIntern, true
+			return line, exitRefused, true
 		}
 		c.Command = raw
 		line.exec = c
