@@ -35,6 +35,13 @@ func (c *ExecCmd) argv() []string {
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
+	// --policy names its artifact; every other run needs a workspace, and
+	// outside one a "run jp-policy compile" hint would only fail again.
+	if c.Policy == "" {
+		if err := requireWorkspace(c.Workspace, exitRefused); err != nil {
+			return err
+		}
+	}
 	argv := c.argv()
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,

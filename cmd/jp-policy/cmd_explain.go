@@ -19,6 +19,9 @@ type ExplainCmd struct {
 // Run compiles in memory (nothing is written, nobody is prompted) and
 // prints the human view of the policy.
 func (c *ExplainCmd) Run(g *Globals) error {
+	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
+		return err
+	}
 	res, err := compiler.Build(compiler.Options{
 		Config:        configOptions(c.Workspace, c.Cfg),
 		ApprovalsFile: c.Approvals,
@@ -48,6 +51,9 @@ func init() {
 	// check without --access asks the compiler for the tool's policy, so
 	// `check` and `exec` judge by the same compiled rules.
 	compileToolPolicy = func(g *Globals, workspace, tool, approvalsFile string) (string, *policy.AccessPolicy, error) {
+		if err := requireWorkspace(workspace, exitUsage); err != nil {
+			return "", nil, err
+		}
 		res, acc, err := compiler.ToolPolicy(compiler.Options{
 			Config:        configOptions(workspace, nil),
 			ApprovalsFile: approvalsFile,
