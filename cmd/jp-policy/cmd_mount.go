@@ -104,7 +104,12 @@ func mountContext(ws, cfgFile, approvalsFile string, withTools bool) (mount.Env,
 	}
 	if files.Approvals == "" {
 		if files.Approvals, err = approvals.DefaultPath(root, os.Getenv); err != nil {
-			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: "cannot locate approvals.json: " + err.Error()}
+			msg := "cannot locate approvals.json: " + err.Error()
+			var noID *approvals.NoIDError
+			if errors.As(err, &noID) {
+				msg = err.Error() // already says what is missing and how to fix it
+			}
+			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: msg}
 		}
 	}
 	if !withTools {
