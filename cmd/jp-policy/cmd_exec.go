@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/launcher"
 )
 
@@ -20,6 +23,20 @@ type ExecCmd struct {
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
 	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
 	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
+}
+
+// configuredSource is the merged `source` of tool in the workspace's
+// config, or "" when it cannot be read. Only exec's error path uses it.
+func configuredSource(workspace, tool string) string {
+	l, err := config.Load(configOptions(workspace, nil))
+	if err != nil || l == nil || l.Tools[tool] == nil {
+		return ""
+	}
+	return strings.TrimSpace(l.Tools[tool].Source.Value)
+}
+
+func isLocalSource(src string) bool {
+	return src == "local" || strings.HasPrefix(src, "local.")
 }
 
 // argv is the child's command line. Both parsers keep the "--" that ends
@@ -60,6 +77,13 @@ func (c *ExecCmd) Run(g *Globals) error {
 		return nil
 	}
 	code := execExitCode(err)
+	var notCompiled *launcher.ToolNotFoundError
+	if errors.As(err, &notCompiled) && c.Policy == "" {
+		if src := configuredSource(c.Workspace, c.Tool); src != "" && !isLocalSource(src) {
+			// Compiling again would not help: say what is wrong.
+			err = fmt.Errorf("tool %q has source %q: it runs inside its MCP server (or JP itself), not as a command, so it has no access policy and jp-policy exec cannot run it; only local tools are compiled", c.Tool, src)
+		}
+	}
 	var child *launcher.ChildExit
 	if errors.As(err, &child) {
 		return fail(code, nil) // the child spoke for itself
