@@ -16,7 +16,7 @@ func init() {
 		Description: "JP does not expand `~` in rule paths: they are workspace-relative (RFD 076), so `path = \"~/.ssh\"` names `<workspace>/~/.ssh`. " +
 			"The rule grants nothing on your home directory, and if a folder named `~` is ever created in the workspace (a shell script that quotes `\"~/x\"` does that), it grants whatever is put there. " +
 			"A directory outside the workspace is reached through a symlink and an `external` rule (RFD D43), which `jp-policy mount` writes in one step.",
-		Fix: "Mount the directory: `jp-policy mount TOOL:NAME=~/DIR:ro` (the shell, or jp-policy, expands `~` there) and let the rule name the link. If you really mean a folder named `~`, suppress with that reason.",
+		Fix:   "Mount the directory: `jp-policy mount TOOL:NAME=~/DIR:ro` (the shell, or jp-policy, expands `~` there) and let the rule name the link. If you really mean a folder named `~`, suppress with that reason.",
 		check: checkTildePath,
 	})
 }
