@@ -71,7 +71,7 @@ func Exec(p *Plan) error {
 		}
 	}
 	if err := unix.Exec(p.Path, p.Argv, p.Env); err != nil {
-		return fmt.Errorf("exec %s: %w", p.Path, err)
+		return &ExecError{Path: p.Path, Err: err}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/jp-policy/jp-policy/launcher"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -26,7 +27,9 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real
 // binary entry point. Scripts see $SHARED (the repository's ../shared, for
-// JP's upstream fixture) and $GOOS.
+// JP's upstream fixture, used only by scripts that start with
+// `[!upstream] skip`) and $GOOS; `fixture` copies the project's own JP
+// workspace fixture into $WORK.
 func TestScripts(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -45,11 +48,16 @@ func TestScripts(t *testing.T) {
 				return launcher.KernelABI() >= 6, nil
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "upstream":
+				// [!upstream] skip: JP's own workspace config is beside
+				// the repository in CI, not on a fresh clone.
+				return testfixture.HaveUpstream(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"expand":    cmdExpand,
+			"fixture":   cmdFixture,
 			"normalize": cmdNormalize,
 			"seal":      cmdSeal,
 		},
@@ -90,6 +98,38 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 		})
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
 	}
+}
+
+// cmdFixture copies the project's own JP workspace fixture
+// (testdata/fixtures/jp-layout) into DIR under $WORK, so scripts may
+// compile, approve and mount in it without touching the repository.
+//
+//	fixture DIR
+func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fixture DIR")
+	}
+	src := testfixture.Own()
+	dst := ts.MkAbs(args[0])
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	ts.Check(err)
 }
 
 // digestRE matches the artifact's input digest, and hashRE every other
