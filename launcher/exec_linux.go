@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/caps"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 
 	"golang.org/x/sys/unix"
@@ -62,7 +63,7 @@ func Exec(p *Plan) error {
 	// Capabilities next (clearing the bounding set needs CAP_SETPCAP,
 	// which the capset below removes), then the system-call filter last,
 	// so nothing the launcher still does is filtered.
-	if err := dropCapabilities(); err != nil {
+	if err := caps.DropAll(); err != nil {
 		return err
 	}
 	if p.Filter != nil {

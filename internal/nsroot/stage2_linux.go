@@ -5,6 +5,7 @@ package nsroot
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/caps"
 	"io"
 	"net/netip"
 	"os"
@@ -183,21 +184,8 @@ func listenTCP(addr string) (int, error) {
 // its user namespace could unmount a mask and see what it hides; root's
 // uid 0 would get the bounding set back at execve, so that goes too.
 func dropCapabilities() error {
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fmt.Errorf("clearing ambient capabilities: %w", err)
-	}
-	for c := 0; c < 64; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
-			if err == unix.EINVAL {
-				break // past the kernel's last capability
-			}
-			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
-		}
-	}
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("capset: %w", err)
+	if err := caps.DropAll(); err != nil {
+		return err
 	}
 	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 }
