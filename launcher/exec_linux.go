@@ -29,6 +29,9 @@ func Exec(p *Plan) error {
 	if err := setCloexecAbove2(); err != nil {
 		return err
 	}
+	if p.Namespaced {
+		return execNamespaced(p)
+	}
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
 	// thread must not go back to the scheduler's pool.

@@ -43,6 +43,10 @@ type Options struct {
 	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
 	// privilege, the split grants apply.
 	Masks bool
+	// Namespaces asks for the namespaced path (Linux): the tool's
+	// filesystem built from its grants in private user, mount and
+	// network namespaces.
+	Namespaces bool
 	// Argv is the command, byte for byte as given after `--`.
 	Argv []string
 	// Environ is the launcher's environment (os.Environ()).
@@ -69,6 +73,8 @@ type Plan struct {
 	Manifest *landlock.Manifest
 	// Masks: try exact masks before falling back to the split.
 	Masks bool
+	// Namespaced: run through the namespaced path (exec_ns_linux.go).
+	Namespaced bool
 	// Filter is the assembled seccomp program for this machine's ABI;
 	// nil only when the kernel cannot filter and --best-effort said to
 	// run anyway (then Degraded lists the seccomp clauses).
@@ -259,7 +265,17 @@ func Prepare(o *Options) (*Plan, error) {
 	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
 		return p, err
 	}
-	filter, why := buildFilter(*p.Manifest.Seccomp)
+	spec := *p.Manifest.Seccomp
+	if o.Namespaces {
+		if err := namespacedOK(p.Manifest); err != nil {
+			return p, err
+		}
+		p.Namespaced = true
+		// Read-only binds answer EROFS outside the write grants, so the
+		// metadata calls need no blanket refusal there.
+		spec.Metadata = true
+	}
+	filter, why := buildFilter(spec)
 	if why != "" {
 		for _, c := range p.Manifest.Clauses {
 			if strings.HasPrefix(c.ID, "seccomp.") {

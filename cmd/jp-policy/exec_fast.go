@@ -47,7 +47,7 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 		}
 		seen[name] = true
 		switch name {
-		case "default", "best-effort", "dry-run", "masks":
+		case "default", "best-effort", "dry-run", "masks", "namespaces":
 			if hasValue {
 				return nil, false
 			}
@@ -60,6 +60,8 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 				c.DryRun = true
 			case "masks":
 				c.Masks = true
+			case "namespaces":
+				c.Namespaces = true
 			}
 		case "tool", "workspace", "policy", "require-abi":
 			if !hasValue {

@@ -85,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if done {
 		return code
 	}
-	err, exited, code := line.run()
+	exited, code, err := line.run()
 	if exited {
 		return code
 	}
@@ -99,7 +99,7 @@ type parsedLine struct {
 	exec *ExecCmd
 	// run runs the command; exited reports that kong's Exit hook fired
 	// (help printed from a command), with code its status.
-	run func() (err error, exited bool, code int)
+	run func() (exited bool, code int, err error)
 }
 
 // parse turns args into the command to run. done is true when parsing
@@ -112,7 +112,7 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 	if len(args) > 0 && args[0] == "exec" {
 		if c, ok := parseExecFast(args[1:]); ok {
 			g := &Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr}
-			return parsedLine{exec: c, run: func() (error, bool, int) { return c.Run(g), false, 0 }}, 0, false
+			return parsedLine{exec: c, run: func() (bool, int, error) { return false, 0, c.Run(g) }}, 0, false
 		}
 	}
 	var cli CLI
@@ -159,9 +159,9 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 		c.Command = raw
 		line.exec = c
 	}
-	line.run = func() (error, bool, int) {
+	line.run = func() (bool, int, error) {
 		err := ctx.Run(globals)
-		return err, exited, code
+		return exited, code, err
 	}
 	return line, 0, false
 }

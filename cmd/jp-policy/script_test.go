@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,7 +22,7 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"jp-policy": main,
 	})
 }
 
@@ -48,6 +49,9 @@ func TestScripts(t *testing.T) {
 				return launcher.KernelABI() >= 6, nil
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "userns":
+				ok, _ := nsroot.Available()
+				return ok, nil
 			case "upstream":
 				// [!upstream] skip: JP's own workspace config is beside
 				// the repository in CI, not on a fresh clone.

@@ -51,6 +51,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 		m.FS = []PathRule{}
 	}
 	m.Masks, m.MaskedFS = masks(live)
+	m.Namespace = nsPlan(live)
 
 	plan := emit.PlanNet(t.Access.Net)
 	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
