@@ -5,13 +5,16 @@ package launcher
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/netproxy"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
+	"github.com/jp-policy/jp-policy/policy"
 
 	"golang.org/x/net/bpf"
 )
@@ -86,16 +89,61 @@ func execNamespaced(p *Plan) error {
 			landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir).Names(),
 		Clause: "namespace.tmp",
 	})
-	extra, err := json.Marshal(nsExtra{Manifest: m, FS: fs, ABI: p.ABI, Filter: p.Filter})
+	mm := m
+	if p.proxied() {
+		// The only TCP endpoint in the namespace is the proxy.
+		c := *m
+		c.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{proxyPort}, BindTCP: []uint16{}}
+		mm = &c
+		spec.Listen = []string{ProxyAddr}
+	}
+	extra, err := json.Marshal(nsExtra{Manifest: mm, FS: fs, ABI: p.ABI, Filter: p.Filter})
 	if err != nil {
 		return err
 	}
 	spec.Extra = extra
-	code, err := nsroot.Run(spec)
+	var logw io.WriteCloser
+	if p.proxied() && p.LogNet != "" {
+		f, err := os.OpenFile(p.LogNet, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("--log-net: %w", err)
+		}
+		logw = f
+		defer f.Close()
+	}
+	child, err := nsroot.Start(spec)
+	if err != nil {
+		return fmt.Errorf("namespaced exec: %w", err)
+	}
+	if p.proxied() {
+		srv, err := proxyFor(m.Root, p.NetRules, logw)
+		if err != nil || len(child.Listeners) != 1 {
+			child.Kill()
+			_, _ = child.Wait()
+			return fmt.Errorf("namespaced exec: cannot serve the network proxy: %v", err)
+		}
+		go func() { _ = srv.Serve(child.Listeners[0]) }()
+		defer srv.Close()
+	}
+	code, err := child.Wait()
 	if err != nil {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
 	return &ChildExit{Code: code}
+}
+
+// proxyPort is ProxyAddr's port, for the Landlock rule inside.
+const proxyPort = 3128
+
+// proxyFor is the filtering proxy for a tool's net rules: every request
+// is decided by package policy, the same engine as `jp-policy check net`,
+// and names are resolved here, outside the sandbox.
+func proxyFor(root string, rules []policy.NetRule, log io.Writer) (*netproxy.Server, error) {
+	k, err := policy.NewChecker(root, &policy.AccessPolicy{Net: rules})
+	if err != nil {
+		return nil, err
+	}
+	return netproxy.New(netproxy.Config{Decide: k.CheckNetEndpoint, Log: log})
 }
 
 // finalizeNS runs in stage 2 on the thread that execs, after nsroot

@@ -47,6 +47,8 @@ type Options struct {
 	// filesystem built from its grants in private user, mount and
 	// network namespaces.
 	Namespaces bool
+	// LogNet is a file for the proxy's decisions (JSON lines).
+	LogNet string
 	// Argv is the command, byte for byte as given after `--`.
 	Argv []string
 	// Environ is the launcher's environment (os.Environ()).
@@ -75,6 +77,11 @@ type Plan struct {
 	Masks bool
 	// Namespaced: run through the namespaced path (exec_ns_linux.go).
 	Namespaced bool
+	// NetRules are the tool's net rules; on the namespaced path a
+	// filtering proxy decides every connection with them.
+	NetRules []policy.NetRule
+	// LogNet, when set, receives one JSON line per proxy decision.
+	LogNet string
 	// Filter is the assembled seccomp program for this machine's ABI;
 	// nil only when the kernel cannot filter and --best-effort said to
 	// run anyway (then Degraded lists the seccomp clauses).
@@ -192,6 +199,7 @@ func Prepare(o *Options) (*Plan, error) {
 		}
 		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
+		p.NetRules = loc.Net
 		switch o.Platform {
 		case "linux":
 			b, err := readVerified(loc.Manifest, loc.SHA256)
@@ -274,6 +282,14 @@ func Prepare(o *Options) (*Plan, error) {
 		// Read-only binds answer EROFS outside the write grants, so the
 		// metadata calls need no blanket refusal there.
 		spec.Metadata = true
+		if p.proxied() {
+			// Only loopback exists in the tool's network namespace, and
+			// the proxy resolves names: TCP to it is all the tool needs,
+			// and listening there reaches nobody outside.
+			spec.Inet, spec.Listen = seccomp.InetTCP, true
+			p.LogNet = o.LogNet
+			p.Env = withProxy(p.Env)
+		}
 	}
 	filter, why := buildFilter(spec)
 	if why != "" {

@@ -22,7 +22,8 @@ type ExecCmd struct {
 	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
 	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
-	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants. Tools with net rules are refused until the proxy is wired in."`
+	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path."`
+	LogNet     string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
 	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
@@ -71,6 +72,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		DryRun:     c.DryRun,
 		Masks:      c.Masks,
 		Namespaces: c.Namespaces,
+		LogNet:     c.LogNet,
 		Argv:       argv,
 		Environ:    os.Environ(),
 		Platform:   runtime.GOOS,

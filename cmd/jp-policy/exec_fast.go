@@ -63,7 +63,7 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 			case "namespaces":
 				c.Namespaces = true
 			}
-		case "tool", "workspace", "policy", "require-abi":
+		case "tool", "workspace", "policy", "require-abi", "log-net":
 			if !hasValue {
 				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
 					return nil, false
@@ -78,6 +78,8 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 				c.Workspace = value
 			case "policy":
 				c.Policy = value
+			case "log-net":
+				c.LogNet = value
 			case "require-abi":
 				n, err := strconv.Atoi(value)
 				if err != nil {

@@ -42,3 +42,4 @@ func Stage2Main() {}
 
 // SendFile fails: there is no stage 2 off Linux.
 func SendFile(string, *os.File) error { return errors.New("nsroot.SendFile outside stage 2") }
+func (c *Child) Kill()                {}

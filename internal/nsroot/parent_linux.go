@@ -311,6 +311,11 @@ func inForeground() bool {
 
 func (c *Child) kill() { _ = unix.Kill(c.Pid, unix.SIGKILL) }
 
+// Kill ends the command (SIGKILL); Wait must still be called to reap it.
+// For a parent that cannot keep its side of the bargain (the proxy it
+// was to serve failed to start).
+func (c *Child) Kill() { c.kill() }
+
 func (c *Child) closeFiles() {
 	for _, l := range c.Listeners {
 		l.Close()
