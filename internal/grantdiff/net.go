@@ -1,0 +1,251 @@
+package grantdiff
+
+import (
+	"fmt"
+	"net"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// otherScheme and otherHost stand for every scheme and host no rule
+// names; otherSeg for every path segment no prefix names.
+const (
+	otherScheme = "jp-policy-other"
+	otherHost   = "other.jp-policy-diff.test"
+	otherSeg    = "jp-policy-other"
+)
+
+func sameNet(a, b []policy.NetRule) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// netProbes builds one URL per class of requests the two rule lists can
+// tell apart. A rule matches on exact host, exact scheme, exact port (or,
+// without one, the scheme's default port), and a segment prefix of the
+// path. So the classes are: each rule host and one other host; each rule
+// scheme, each scheme with a default port, and one without; each rule
+// port, the default ports, no port, and one other port; each rule prefix
+// and one path below it, plus "/" and one other top-level path.
+func netProbes(rules []policy.NetRule) []string {
+	hosts := map[string]bool{}
+	schemes := map[string]bool{"http": true, "https": true, "ws": true, "wss": true, "ftp": true, otherScheme: true}
+	ports := map[int]bool{-1: true, 80: true, 443: true, 21: true}
+	paths := map[string]bool{"/": true, "/" + otherSeg: true}
+	for _, r := range rules {
+		if h, err := policy.NormalizeHost(r.Host); err == nil {
+			hosts[h] = true
+		}
+		if r.Scheme != nil {
+			schemes[strings.ToLower(*r.Scheme)] = true
+		}
+		if r.Port != nil {
+			ports[int(*r.Port)] = true
+		}
+		if r.PathPrefix != nil {
+			p := cleanPath(*r.PathPrefix)
+			paths[p] = true
+			paths[strings.TrimSuffix(p, "/")+"/"+otherSeg] = true
+		}
+	}
+	other := 65000
+	for ports[other] {
+		other++
+	}
+	ports[other] = true
+	oh := otherHost
+	for hosts[oh] {
+		oh = "x" + oh
+	}
+	hosts[oh] = true
+
+	var out []string
+	for _, h := range sortedKeys(hosts) {
+		hp := h
+		if strings.IndexByte(h, ':') >= 0 {
+			hp = "[" + h + "]"
+		}
+		for _, s := range sortedKeys(schemes) {
+			for _, p := range sortedInts(ports) {
+				hostport := hp
+				if p >= 0 {
+					hostport = net.JoinHostPort(h, strconv.Itoa(p))
+				}
+				for _, path := range sortedKeys(paths) {
+					out = append(out, s+"://"+hostport+path)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func cleanPath(p string) string {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	var keep []string
+	for _, s := range segs {
+		if s != "" && s != "." {
+			keep = append(keep, s)
+		}
+	}
+	return "/" + strings.Join(keep, "/")
+}
+
+// diffNet decides every probe on both sides with the evaluator.
+func diffNet(evalRoot string, old, new []policy.NetRule) (*Change, error) {
+	if sameNet(old, new) {
+		return nil, nil
+	}
+	oc, err := policy.NewChecker(evalRoot, &policy.AccessPolicy{Net: old})
+	if err != nil {
+		return nil, err
+	}
+	nc, err := policy.NewChecker(evalRoot, &policy.AccessPolicy{Net: new})
+	if err != nil {
+		return nil, err
+	}
+	probes := netProbes(append(append([]policy.NetRule(nil), old...), new...))
+	type acc struct{ all, hit []string }
+	gained, lost := map[string]*acc{}, map[string]*acc{}
+	var hosts []string
+	for _, u := range probes {
+		od, nd := oc.CheckNet(u), nc.CheckNet(u)
+		if _, bad := od.Err.(*policy.InputError); bad {
+			continue // not a request (the same URL is malformed on both sides)
+		}
+		h := hostOf(u)
+		if gained[h] == nil {
+			gained[h], lost[h] = &acc{}, &acc{}
+			hosts = append(hosts, h)
+		}
+		gained[h].all = append(gained[h].all, u)
+		lost[h].all = append(lost[h].all, u)
+		if nd.Allowed && !od.Allowed {
+			gained[h].hit = append(gained[h].hit, u)
+		}
+		if od.Allowed && !nd.Allowed {
+			lost[h].hit = append(lost[h].hit, u)
+		}
+	}
+	items := func(m map[string]*acc) []Item {
+		var out []Item
+		for _, h := range hosts {
+			a := m[h]
+			if len(a.hit) == 0 {
+				continue
+			}
+			name := h
+			if strings.HasSuffix(h, otherHost) {
+				name = "any other host"
+			}
+			if len(a.hit) == len(a.all) {
+				out = append(out, Item{What: "connect (any scheme, port and path)", On: []string{name}})
+				continue
+			}
+			out = append(out, Item{What: "connect", On: compressURLs(a.hit)})
+		}
+		return out
+	}
+	c := &Change{Clause: ClauseNet, Before: describeNet(old), After: describeNet(new), Gained: items(gained), Lost: items(lost)}
+	if len(c.Gained) == 0 && len(c.Lost) == 0 {
+		return nil, nil
+	}
+	return classify(c), nil
+}
+
+// compressURLs drops probes that only restate a shorter one: the default
+// port spelled out, and an "other" path below a listed prefix.
+func compressURLs(us []string) []string {
+	var out []string
+	for _, u := range us {
+		if strings.HasSuffix(u, "/"+otherSeg) || strings.Contains(u, otherScheme) || strings.Contains(u, otherHost) {
+			continue
+		}
+		out = append(out, u)
+	}
+	if len(out) == 0 {
+		out = us
+	}
+	return out
+}
+
+func hostOf(u string) string {
+	rest := u[strings.Index(u, "://")+3:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	if h, _, err := net.SplitHostPort(rest); err == nil {
+		return h
+	}
+	return strings.Trim(rest, "[]")
+}
+
+// describeNet renders one side's net rules in order.
+func describeNet(rules []policy.NetRule) string {
+	if len(rules) == 0 {
+		return "unrestricted"
+	}
+	if len(rules) == 1 && rules[0].Host == policy.DenyNetHost && !rules[0].Allow {
+		return "denied (no network)"
+	}
+	parts := make([]string, 0, len(rules))
+	for _, r := range rules {
+		if r.Host == policy.DenyNetHost && !r.Allow {
+			continue
+		}
+		verb := "deny"
+		if r.Allow {
+			verb = "allow"
+		}
+		parts = append(parts, verb+" `"+NetRuleString(r)+"`")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// NetRuleString renders a net rule as a URL pattern:
+// [scheme://]host[:port][path_prefix].
+func NetRuleString(r policy.NetRule) string {
+	var b strings.Builder
+	if r.Scheme != nil {
+		b.WriteString(strings.ToLower(*r.Scheme) + "://")
+	}
+	h, err := policy.NormalizeHost(r.Host)
+	if err != nil {
+		h = r.Host
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	b.WriteString(h)
+	if r.Port != nil {
+		fmt.Fprintf(&b, ":%d", *r.Port)
+	}
+	if r.PathPrefix != nil {
+		b.WriteString(*r.PathPrefix)
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
