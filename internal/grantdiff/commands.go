@@ -22,10 +22,10 @@ func diffCommands(old, new map[string]policy.CommandRule) *Change {
 	case old == nil && new == nil:
 		return nil
 	case new == nil:
-		c.Gained = []Item{{What: "run", On: []string{"any program"}}}
+		c.Gained = []Item{{What: "run any program"}}
 		return classify(c)
 	case old == nil:
-		c.Lost = []Item{{What: "run", On: []string{"any program but " + strings.Join(keys(new), ", ")}}}
+		c.Lost = []Item{{What: "run programs other than", On: keys(new)}}
 		return classify(c)
 	}
 	c.Gained = commandGains(old, new)
@@ -43,7 +43,7 @@ func commandGains(a, b map[string]policy.CommandRule) []Item {
 		br := b[prog]
 		ar, ok := a[prog]
 		if !ok {
-			out = append(out, Item{What: "run", On: []string{prog + " " + describeArgs(br.Args)}})
+			out = append(out, Item{What: "run " + prog + " with", On: []string{describeArgs(br.Args)}})
 			continue
 		}
 		var newArgs []string
@@ -71,7 +71,7 @@ func commandGains(a, b map[string]policy.CommandRule) []Item {
 				}
 			}
 			if len(extra) > 0 {
-				out = append(out, Item{What: "pass to " + prog, On: extra})
+				out = append(out, Item{What: "let " + prog + " see", On: extra})
 			}
 		}
 	}
@@ -118,16 +118,16 @@ func argsString(p []string) string {
 
 func describeArgs(args [][]string) string {
 	if args == nil {
-		return "(any arguments)"
+		return "any arguments"
 	}
 	if len(args) == 0 {
-		return "(no invocation: args = [])"
+		return "no invocation (args = [])"
 	}
 	ps := make([]string, len(args))
 	for i, p := range args {
 		ps[i] = argsString(p)
 	}
-	return "(" + strings.Join(ps, ", ") + ")"
+	return strings.Join(ps, ", ")
 }
 
 func describeCommands(m map[string]policy.CommandRule) string {
@@ -139,7 +139,7 @@ func describeCommands(m map[string]policy.CommandRule) string {
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range keys(m) {
-		parts = append(parts, k+" "+describeArgs(m[k].Args))
+		parts = append(parts, k+" ("+describeArgs(m[k].Args)+")")
 	}
 	return strings.Join(parts, "; ")
 }

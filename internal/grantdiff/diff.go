@@ -26,14 +26,24 @@ var clauseOrder = map[string]int{ClauseTool: 0, ClauseFS: 1, ClauseNet: 2, Claus
 // capabilities: "create, update, delete" on ".", including ".jp".
 type Item struct {
 	What string   `json:"what"`
-	On   []string `json:"on"`
+	On   []string `json:"on,omitempty"`
 	// Including names self-escalation paths (JP116's: .jp, .jp.toml,
 	// .git/hooks, .git/config) inside On that the change reaches.
 	Including []string `json:"including,omitempty"`
 }
 
 func (it Item) String() string {
-	s := it.What + " on " + quoteAll(it.On)
+	var s string
+	switch {
+	case len(it.On) == 0:
+		s = it.What
+	case strings.HasSuffix(it.What, " with") || strings.HasSuffix(it.What, " see"):
+		s = it.What + " " + quoteAll(it.On)
+	case strings.HasPrefix(it.What, "connect"):
+		s = it.What + " to " + quoteAll(it.On)
+	default:
+		s = it.What + " on " + quoteAll(it.On)
+	}
 	if len(it.Including) > 0 {
 		s += " (including " + strings.Join(it.Including, ", ") + ")"
 	}
@@ -176,9 +186,9 @@ func compareTool(evalRoot, name string, o, n *artifact.Tool) ([]Change, error) {
 	case o == nil && n == nil:
 		return nil, nil
 	case o == nil:
-		out = append(out, Change{Tool: name, Clause: ClauseTool, Widened: true, Before: "absent", After: describeTool(n), Gained: []Item{{What: "a new tool", On: []string{name}}}})
+		out = append(out, Change{Tool: name, Clause: ClauseTool, Widened: true, Before: "absent", After: describeTool(n), Gained: []Item{{What: "a new tool"}}})
 	case n == nil:
-		out = append(out, Change{Tool: name, Clause: ClauseTool, Narrowed: true, Before: describeTool(o), After: "removed", Lost: []Item{{What: "the tool", On: []string{name}}}})
+		out = append(out, Change{Tool: name, Clause: ClauseTool, Narrowed: true, Before: describeTool(o), After: "removed", Lost: []Item{{What: "the tool"}}})
 	default:
 		if o.Enabled != n.Enabled || o.Defaulted != n.Defaulted {
 			c := Change{Tool: name, Clause: ClauseTool, Before: describeTool(o), After: describeTool(n)}
@@ -213,6 +223,14 @@ func compareTool(evalRoot, name string, o, n *artifact.Tool) ([]Change, error) {
 	for _, c := range []*Change{fc, nc, ec, cc, kc} {
 		if c != nil {
 			c.Tool = name
+			// An absent tool's clauses are compared as granting nothing;
+			// say "absent", not how nothing is spelled.
+			if o == nil {
+				c.Before = "absent"
+			}
+			if n == nil {
+				c.After = "removed"
+			}
 			out = append(out, *c)
 		}
 	}

@@ -75,10 +75,10 @@ func TestCompare(t *testing.T) {
 			p.Net = append(p.Net, policy.NetRule{Host: "evil.example", Port: u16(4444), Allow: true})
 		}, []want{{ClauseNet, true, false, "evil.example:4444"}}},
 		{"net port widened", func(p *policy.AccessPolicy) { p.Net[0].Scheme = nil },
-			[]want{{ClauseNet, true, false, "http://api.example.com:80/"}}},
+			[]want{{ClauseNet, true, false, "`http://api.example.com/`"}}},
 		{"net deny added", func(p *policy.AccessPolicy) {
 			p.Net = append(p.Net, policy.NetRule{Host: "api.example.com", PathPrefix: sp("/admin")})
-		}, []want{{ClauseNet, false, true, "no longer connect on `https://api.example.com/admin`"}}},
+		}, []want{{ClauseNet, false, true, "no longer connect to `https://api.example.com/admin`\n"}}},
 		{"net unrestricted", func(p *policy.AccessPolicy) { p.Net = nil },
 			[]want{{ClauseNet, true, false, "any other host"}}},
 		{"env variable", func(p *policy.AccessPolicy) { p.Env = append(p.Env, policy.EnvRule{Name: "GITHUB_TOKEN", Read: true}) },
@@ -88,13 +88,13 @@ func TestCompare(t *testing.T) {
 		{"env prefix narrowed", func(p *policy.AccessPolicy) { p.Env[1].Name = "AWS_REGION" },
 			[]want{{ClauseEnv, false, true, "`AWS_*`"}}},
 		{"commands any program", func(p *policy.AccessPolicy) { p.Commands = nil },
-			[]want{{ClauseCommands, true, false, "run on `any program`"}}},
+			[]want{{ClauseCommands, true, false, "now also run any program"}}},
 		{"commands program added", func(p *policy.AccessPolicy) {
 			p.Commands["curl"] = policy.CommandRule{}
-		}, []want{{ClauseCommands, true, false, "curl (any arguments)"}}},
+		}, []want{{ClauseCommands, true, false, "run curl with `any arguments`"}}},
 		{"commands args widened", func(p *policy.AccessPolicy) {
 			p.Commands["cargo"] = policy.CommandRule{Args: [][]string{{"check", "**"}, {"build"}}}
-		}, []want{{ClauseCommands, true, false, "run cargo with on `[build]`"}}},
+		}, []want{{ClauseCommands, true, false, "run cargo with `[build]`"}}},
 		{"commands args narrowed", func(p *policy.AccessPolicy) {
 			p.Commands["cargo"] = policy.CommandRule{Args: [][]string{{"check", "--all"}}}
 		}, []want{{ClauseCommands, false, true, "[check **]"}}},
@@ -103,7 +103,7 @@ func TestCompare(t *testing.T) {
 		}, nil},
 		{"commands envs widened", func(p *policy.AccessPolicy) {
 			p.Commands["cargo"] = policy.CommandRule{Args: [][]string{{"check", "**"}}, Envs: []string{"HOME"}}
-		}, []want{{ClauseCommands, false, true, "pass to cargo"}}},
+		}, []want{{ClauseCommands, false, true, "let cargo see"}}},
 		{"config write", func(p *policy.AccessPolicy) {
 			p.Config = append(p.Config, policy.ConfigRule{Path: "conversation.tools.*", Read: true, Write: policy.ConfigWriteInsecureAllow})
 		}, []want{{ClauseConfig, true, false, "now also write on `conversation.tools.<other>`"}}},

@@ -70,6 +70,7 @@ func diffEnv(evalRoot string, old, new []policy.EnvRule) (*Change, error) {
 			l = append(l, shown)
 		}
 	}
+	g, l = dropPrefixLiterals(g), dropPrefixLiterals(l)
 	c := &Change{Clause: ClauseEnv, Before: describeEnv(old), After: describeEnv(new)}
 	if len(g) > 0 {
 		c.Gained = []Item{{What: "read", On: g}}
@@ -81,6 +82,23 @@ func diffEnv(evalRoot string, old, new []policy.EnvRule) (*Change, error) {
 		return nil, nil
 	}
 	return classify(c), nil
+}
+
+// dropPrefixLiterals drops "AWS_" where "AWS_*" is listed too: the
+// prefix class already names it.
+func dropPrefixLiterals(names []string) []string {
+	has := map[string]bool{}
+	for _, n := range names {
+		has[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		if !strings.HasSuffix(n, "*") && has[n+"*"] {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // envShown names a probe as the class it stands for.

@@ -2,7 +2,6 @@ package grantdiff
 
 import (
 	"fmt"
-	"net"
 	"reflect"
 	"sort"
 	"strconv"
@@ -75,7 +74,7 @@ func netProbes(rules []policy.NetRule) []string {
 			for _, p := range sortedInts(ports) {
 				hostport := hp
 				if p >= 0 {
-					hostport = net.JoinHostPort(h, strconv.Itoa(p))
+					hostport = hp + ":" + strconv.Itoa(p)
 				}
 				for _, path := range sortedKeys(paths) {
 					out = append(out, s+"://"+hostport+path)
@@ -148,7 +147,7 @@ func diffNet(evalRoot string, old, new []policy.NetRule) (*Change, error) {
 				out = append(out, Item{What: "connect (any scheme, port and path)", On: []string{name}})
 				continue
 			}
-			out = append(out, Item{What: "connect", On: compressURLs(a.hit)})
+			out = append(out, Item{What: "connect", On: compressURLs(a.all, a.hit)})
 		}
 		return out
 	}
@@ -159,18 +158,60 @@ func diffNet(evalRoot string, old, new []policy.NetRule) (*Change, error) {
 	return classify(c), nil
 }
 
-// compressURLs drops probes that only restate a shorter one: the default
-// port spelled out, and an "other" path below a listed prefix.
-func compressURLs(us []string) []string {
+// compressURLs renders the probes that changed for one host in as few
+// words as the classes allow: "host:port/path (any scheme)" when every
+// scheme changed there, "host:port (any scheme and path)" when every
+// probe on that port did; probes of the placeholder scheme and paths only
+// stand for "any", so they are not listed on their own.
+func compressURLs(all, hit []string) []string {
+	type key struct{ hostport, path string }
+	split := func(u string) (scheme string, k key) {
+		i := strings.Index(u, "://")
+		rest := u[i+3:]
+		j := strings.IndexByte(rest, '/')
+		return u[:i], key{rest[:j], rest[j:]}
+	}
+	allN, hitN := map[key]int{}, map[key]int{}
+	portAll, portHit := map[string]int{}, map[string]int{}
+	for _, u := range all {
+		_, k := split(u)
+		allN[k]++
+		portAll[k.hostport]++
+	}
+	hitSet := map[string]bool{}
+	for _, u := range hit {
+		_, k := split(u)
+		hitN[k]++
+		portHit[k.hostport]++
+		hitSet[u] = true
+	}
 	var out []string
-	for _, u := range us {
-		if strings.HasSuffix(u, "/"+otherSeg) || strings.Contains(u, otherScheme) || strings.Contains(u, otherHost) {
-			continue
+	done := map[string]bool{}
+	for _, u := range hit {
+		scheme, k := split(u)
+		switch {
+		case portHit[k.hostport] == portAll[k.hostport]:
+			if !done[k.hostport] {
+				done[k.hostport] = true
+				out = append(out, k.hostport+" (any scheme and path)")
+			}
+		case hitN[k] == allN[k]:
+			if !done[k.hostport+k.path] && !strings.HasSuffix(k.path, otherSeg) {
+				done[k.hostport+k.path] = true
+				out = append(out, k.hostport+k.path+" (any scheme)")
+			}
+		case scheme != otherScheme && !strings.HasSuffix(k.path, otherSeg):
+			// https://h:443/p says no more than https://h/p.
+			if def, ok := policy.DefaultPort(scheme); ok {
+				if short, found := strings.CutSuffix(k.hostport, ":"+strconv.Itoa(int(def))); found && hitSet[scheme+"://"+short+k.path] {
+					continue
+				}
+			}
+			out = append(out, u)
 		}
-		out = append(out, u)
 	}
 	if len(out) == 0 {
-		out = us
+		out = hit
 	}
 	return out
 }
@@ -180,10 +221,13 @@ func hostOf(u string) string {
 	if i := strings.IndexByte(rest, '/'); i >= 0 {
 		rest = rest[:i]
 	}
-	if h, _, err := net.SplitHostPort(rest); err == nil {
-		return h
+	if strings.HasPrefix(rest, "[") {
+		return rest[1:strings.IndexByte(rest, ']')]
 	}
-	return strings.Trim(rest, "[]")
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
 }
 
 // describeNet renders one side's net rules in order.
