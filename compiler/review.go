@@ -40,8 +40,9 @@ type ReviewOutcome struct {
 	// Lost is set when a pin exists but what it accepted cannot be read:
 	// the diff is then against nothing, so every grant counts as new.
 	Lost error
-	// Accepted: a widening was accepted (by flag or prompt).
-	Accepted bool
+	// Accepted: a widening was accepted (by flag or prompt); Prompted:
+	// the prompt showed the diff.
+	Accepted, Prompted bool
 }
 
 // WideningError refuses to replace the artifact: the new policy widens
@@ -129,6 +130,7 @@ func CompileReviewed(opts Options, rv Review) (*Result, string, *ReviewOutcome, 
 		case rv.Accept:
 			ro.Accepted = true
 		case rv.Prompter != nil:
+			ro.Prompted = true
 			ok, err := rv.Prompter.AcceptWidening(ro.Diff)
 			if err != nil {
 				return res, "", ro, err
