@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // tofuWorkspace makes a workspace whose fs_read_file reads `fork`, an
