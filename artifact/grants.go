@@ -60,13 +60,14 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 	return strings.TrimSuffix(PinFile(dataDir, root, artifactPath), ".json") + ".grants.json"
 }
 
-// WritePinReviewed records the reviewed grants of p, then the pin of
-// policyJSON naming their hash, each atomically. A crash between the two
-// leaves the old pin, which no longer matches the grants file's hash and
-// so is read as having no record (ReadReviewed falls back to the pinned
-// policy.json).
-func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, p *Policy) error {
-	gb, err := json.Marshal(ReviewedOf(p))
+// WritePinReviewed records reviewed (the grants the user accepted: the
+// compiled artifact itself after a compile, the earlier baseline when
+// exec recompiled something narrower), then the pin of policyJSON naming
+// their hash, each atomically. A crash between the two leaves the old
+// pin, which no longer matches the grants file's hash and so is read as
+// having no record (ReadReviewed falls back to the pinned policy.json).
+func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, reviewed *Policy) error {
+	gb, err := json.Marshal(ReviewedOf(reviewed))
 	if err != nil {
 		return err
 	}

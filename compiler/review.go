@@ -154,10 +154,12 @@ func Rebuild(opts Options) (*Result, error) {
 	return Build(opts)
 }
 
-// Commit writes a result built by Rebuild and pins it with its grants as
-// the accepted review; it returns the directory written.
-func Commit(opts Options, res *Result) (string, error) {
-	return writeAndPin(&opts, res)
+// Commit writes a result built by Rebuild and pins it. reviewed stays
+// the accepted baseline (exec commits a result that widens nothing
+// against it, and must not lower what the user accepted); nil records
+// the result's own grants. It returns the directory written.
+func Commit(opts Options, res *Result, reviewed *artifact.Policy) (string, error) {
+	return writePinned(&opts, res, reviewed)
 }
 
 // writeAndPin writes res to its output directory and pins policy.json
@@ -165,6 +167,13 @@ func Commit(opts Options, res *Result) (string, error) {
 // where tools cannot write, so exec can tell this artifact from one a
 // tool rewrote and the next compile knows what was accepted.
 func writeAndPin(opts *Options, res *Result) (string, error) {
+	return writePinned(opts, res, nil)
+}
+
+func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string, error) {
+	if reviewed == nil {
+		reviewed = res.Artifact
+	}
 	out := opts.OutDir
 	if out == "" {
 		out = defaultOutDir(res.Root)
@@ -180,7 +189,7 @@ func writeAndPin(opts *Options, res *Result) (string, error) {
 	if err != nil {
 		return out, err
 	}
-	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.Files[artifact.FileName], res.Artifact); err != nil {
+	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.Files[artifact.FileName], reviewed); err != nil {
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
 	return out, nil

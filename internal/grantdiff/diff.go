@@ -20,7 +20,23 @@ const (
 	ClauseConfig   = "config"
 )
 
-var clauseOrder = map[string]int{ClauseTool: 0, ClauseFS: 1, ClauseNet: 2, ClauseEnv: 3, ClauseCommands: 4, ClauseConfig: 5}
+// clauseRank orders clauses within a tool (a switch, not a map, so the
+// package has nothing to initialise on exec's start-up).
+func clauseRank(c string) int {
+	switch c {
+	case ClauseTool:
+		return 0
+	case ClauseFS:
+		return 1
+	case ClauseNet:
+		return 2
+	case ClauseEnv:
+		return 3
+	case ClauseCommands:
+		return 4
+	}
+	return 5
+}
 
 // Item is one group of targets that gained (or lost) the same
 // capabilities: "create, update, delete" on ".", including ".jp".
@@ -156,7 +172,7 @@ func compareAt(evalRoot string, old, new *artifact.Policy) (*Diff, error) {
 		if a.Tool != b.Tool {
 			return a.Tool < b.Tool
 		}
-		return clauseOrder[a.Clause] < clauseOrder[b.Clause]
+		return clauseRank(a.Clause) < clauseRank(b.Clause)
 	})
 	return d, nil
 }
