@@ -29,20 +29,23 @@ func sameNet(a, b []policy.NetRule) bool {
 // tell apart. A rule matches on exact host, exact scheme, exact port (or,
 // without one, the scheme's default port), and a segment prefix of the
 // path. So the classes are: each rule host and one other host; each rule
-// scheme, each scheme with a default port, and one without; each rule
-// port, the default ports, no port, and one other port; each rule prefix
-// and one path below it, plus "/" and one other top-level path.
+// scheme, plus for each default port (80, 443, 21) one scheme no rule
+// names that has it, plus one scheme without a default port; per scheme,
+// each rule port, no port (the default), and one other port; each rule
+// prefix and one path below it, plus "/" and one other top-level path.
+// (A scheme's explicit default port decides as no port does, and another
+// scheme's default port as any other port, unless a rule names it.)
 func netProbes(rules []policy.NetRule) []string {
 	hosts := map[string]bool{}
-	schemes := map[string]bool{"http": true, "https": true, "ws": true, "wss": true, "ftp": true, otherScheme: true}
-	ports := map[int]bool{-1: true, 80: true, 443: true, 21: true}
+	named := map[string]bool{}
+	ports := map[int]bool{-1: true}
 	paths := map[string]bool{"/": true, "/" + otherSeg: true}
 	for _, r := range rules {
 		if h, err := policy.NormalizeHost(r.Host); err == nil {
 			hosts[h] = true
 		}
 		if r.Scheme != nil {
-			schemes[strings.ToLower(*r.Scheme)] = true
+			named[strings.ToLower(*r.Scheme)] = true
 		}
 		if r.Port != nil {
 			ports[int(*r.Port)] = true
@@ -51,6 +54,18 @@ func netProbes(rules []policy.NetRule) []string {
 			p := cleanPath(*r.PathPrefix)
 			paths[p] = true
 			paths[strings.TrimSuffix(p, "/")+"/"+otherSeg] = true
+		}
+	}
+	schemes := map[string]bool{otherScheme: true}
+	for s := range named {
+		schemes[s] = true
+	}
+	for _, byPort := range [][]string{{"http", "ws"}, {"https", "wss"}, {"ftp"}} {
+		for _, s := range byPort {
+			if !named[s] {
+				schemes[s] = true
+				break
+			}
 		}
 	}
 	other := 65000
