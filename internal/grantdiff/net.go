@@ -1,7 +1,6 @@
 package grantdiff
 
 import (
-	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
@@ -262,33 +261,9 @@ func describeNet(rules []policy.NetRule) string {
 		if r.Allow {
 			verb = "allow"
 		}
-		parts = append(parts, verb+" `"+NetRuleString(r)+"`")
+		parts = append(parts, verb+" `"+policy.DescribeNetRule(r)+"`")
 	}
 	return strings.Join(parts, "; ")
-}
-
-// NetRuleString renders a net rule as a URL pattern:
-// [scheme://]host[:port][path_prefix].
-func NetRuleString(r policy.NetRule) string {
-	var b strings.Builder
-	if r.Scheme != nil {
-		b.WriteString(strings.ToLower(*r.Scheme) + "://")
-	}
-	h, err := policy.NormalizeHost(r.Host)
-	if err != nil {
-		h = r.Host
-	}
-	if strings.IndexByte(h, ':') >= 0 {
-		h = "[" + h + "]"
-	}
-	b.WriteString(h)
-	if r.Port != nil {
-		fmt.Fprintf(&b, ":%d", *r.Port)
-	}
-	if r.PathPrefix != nil {
-		b.WriteString(*r.PathPrefix)
-	}
-	return b.String()
 }
 
 func sortedKeys(m map[string]bool) []string {
