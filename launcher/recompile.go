@@ -104,6 +104,12 @@ func (o *Options) recompileStale(root, artifactPath string, strict bool, stale e
 		return nil, &StaleWideningError{Stale: stale, Diff: d, Accept: o.acceptCommand(root, artifactPath, strict)}
 	}
 	if err := rb.Commit(old); err != nil {
+		// Another exec of the same workspace may have recompiled at the
+		// same moment and won the rename: if the artifact is current
+		// now, use it.
+		if loc, lerr := resolveManifest(root, artifactPath, strict, o.Tool, o.Platform); lerr == nil {
+			return loc, nil
+		}
 		return nil, &StaleRecompileError{Stale: stale, Err: err}
 	}
 	what := "no grant changed"
