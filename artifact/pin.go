@@ -54,6 +54,9 @@ type Pin struct {
 	Root     string `json:"root"`
 	Artifact string `json:"artifact"`
 	SHA256   string `json:"sha256"`
+	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
+	// pin (grants.go); empty in pins written before grant reviews.
+	GrantsSHA256 string `json:"grants_sha256,omitempty"`
 }
 
 // PinVersion is the pin file's format.

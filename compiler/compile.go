@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -162,27 +161,8 @@ func Compile(opts Options) (*Result, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	out := opts.OutDir
-	if out == "" {
-		out = defaultOutDir(res.Root)
-	}
-	dataDir, err := config.UserDataDir(opts.getenv)
-	if err != nil {
-		return res, out, fmt.Errorf("cannot pin the artifact: %w", err)
-	}
-	if err := writeDir(out, res.Files); err != nil {
-		return res, out, err
-	}
-	// The pin lives outside the workspace, where tools cannot write, so
-	// exec can tell this artifact from one a tool rewrote.
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return res, out, err
-	}
-	if err := artifact.WritePin(dataDir, res.Root, filepath.Join(absOut, artifact.FileName), res.Files[artifact.FileName]); err != nil {
-		return res, out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
-	}
-	return res, out, nil
+	out, err := writeAndPin(&opts, res)
+	return res, out, err
 }
 
 // localTools lists the tools that are compiled: those whose merged source

@@ -18,9 +18,6 @@ type TextPrompter struct {
 // ApproveMount shows the binding (or the retarget) and the grants under
 // it, and reads one answer.
 func (p *TextPrompter) ApproveMount(m MountPrompt) (bool, error) {
-	if p.r == nil {
-		p.r = bufio.NewReader(p.In)
-	}
 	var b strings.Builder
 	if m.Previous == "" {
 		fmt.Fprintf(&b, "Approve this target binding?\n\n  %s → %s\n\n", m.RulePath, m.Target)
@@ -45,14 +42,5 @@ func (p *TextPrompter) ApproveMount(m MountPrompt) (bool, error) {
 	} else {
 		b.WriteString("Allow new target? [y/N] ")
 	}
-	if _, err := io.WriteString(p.Out, b.String()); err != nil {
-		return false, err
-	}
-	line, err := p.r.ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(p.Out)
-		return false, nil // end of input is a no
-	}
-	ans := strings.ToLower(strings.TrimSpace(line))
-	return ans == "y" || ans == "yes", nil
+	return p.ask(b.String())
 }

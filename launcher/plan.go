@@ -56,6 +56,9 @@ type Options struct {
 	// Platform is runtime.GOOS; ABI is the kernel's Landlock ABI (Linux).
 	Platform string
 	ABI      int
+	// Recompile, when set, rebuilds a stale artifact and runs on when the
+	// new policy widens nothing (recompile.go); nil refuses it as stale.
+	Recompile Recompiler
 }
 
 // Plan is everything decided before the final exec.
@@ -194,6 +197,9 @@ func Prepare(o *Options) (*Plan, error) {
 			return nil, err
 		}
 		loc, err := resolveManifest(root, ap, strict, o.Tool, o.Platform)
+		if errors.Is(err, artifact.ErrStale) && o.Recompile != nil && !o.DryRun {
+			loc, err = o.recompileStale(root, ap, strict, err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,9 @@ type CompileCmd struct {
 	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
 	Out       string   `help:"Output directory (default: <workspace>/.jp/policy)." type:"path" placeholder:"DIR"`
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
-	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning."`
+	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning, and a widening is refused unless --accept-widening."`
+	// AcceptWidening is the non-interactive consent of issue 15.
+	AcceptWidening bool `help:"Accept grants that widen what was last compiled here (review them with jp-policy diff first)." name:"accept-widening"`
 }
 
 // Run compiles and reports what was written.
@@ -33,12 +35,14 @@ func (c *CompileCmd) Run(g *Globals) error {
 		ApprovalsFile: c.Approvals,
 		Generator:     "jp-policy " + version,
 	}
+	rv := compiler.Review{Accept: c.AcceptWidening}
 	if !c.NoInput && isTerminal(g.Stdin) && isTerminal(g.Stderr) {
-		opts.Prompter = &compiler.TextPrompter{In: g.Stdin, Out: g.Stderr}
+		p := &compiler.TextPrompter{In: g.Stdin, Out: g.Stderr}
+		opts.Prompter, rv.Prompter = p, p
 	}
-	res, out, err := compiler.Compile(opts)
+	res, out, err := compileReviewed(g, opts, rv)
 	if err != nil {
-		return compileError(g, err)
+		return err
 	}
 	printDiagnostics(g, res.Diagnostics)
 	names := make([]string, 0, len(res.Artifact.Tools))

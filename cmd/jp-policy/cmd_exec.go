@@ -76,6 +76,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		Argv:       argv,
 		Environ:    os.Environ(),
 		Platform:   runtime.GOOS,
+		Recompile:  &execRecompiler{stderr: g.Stderr},
 	}, g.Stdout, g.Stderr)
 	if err == nil {
 		return nil

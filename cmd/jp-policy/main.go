@@ -58,6 +58,7 @@ type CLI struct {
 	Lint      LintCmd      `cmd:"" help:"Check the config layers for policy problems (pre-commit, CI)."`
 	Compile   CompileCmd   `cmd:"" help:"Compile the policy artifact and per-platform manifests."`
 	Exec      ExecCmd      `cmd:"" help:"Run a command under a tool's compiled policy."`
+	Diff      DiffCmd      `cmd:"" help:"Show what a config change grants: the grant-level diff of two compiled policies (exit 1 when a grant widened)."`
 	Check     CheckCmd     `cmd:"" help:"Ask whether a path, URL, env var, config path or command is allowed."`
 	Explain   ExplainCmd   `cmd:"" help:"Show a tool's compiled policy in human terms."`
 	Config    ConfigCmd    `cmd:"" help:"Print the merged tool config with the origin of every rule."`

@@ -3,18 +3,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/creack/pty"
 )
 
 // tofuWorkspace makes a workspace whose fs_read_file reads `fork`, an
@@ -61,45 +55,7 @@ func runOnPTY(t *testing.T, bin, root, approvalsFile, waitFor, answer string) st
 	t.Helper()
 	cmd := exec.Command(bin, "compile", "--workspace", root, "--approvals", approvalsFile)
 	cmd.Env = append(os.Environ(), "JP_GLOBAL_CONFIG_DIR="+t.TempDir(), "JP_USER_DATA_DIR="+t.TempDir(), "NO_COLOR=1")
-	f, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer f.Close()
-	var seen bytes.Buffer
-	done := make(chan struct{})
-	prompted := make(chan struct{}, 1)
-	go func() {
-		defer close(done)
-		r := bufio.NewReader(f)
-		buf := make([]byte, 1024)
-		for {
-			n, err := r.Read(buf)
-			seen.Write(buf[:n])
-			if strings.Contains(seen.String(), waitFor) {
-				select {
-				case prompted <- struct{}{}:
-				default:
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	select {
-	case <-prompted:
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("no prompt %q; terminal showed:\n%s", waitFor, seen.String())
-	}
-	if _, err := io.WriteString(f, answer+"\r"); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	<-done
-	return seen.String()
+	return ptyRun(t, cmd, waitFor, answer)
 }
 
 func approvedTarget(t *testing.T, approvalsFile string) string {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/compiler"
+	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/gitsnap"
+	"github.com/jp-policy/jp-policy/internal/grantdiff"
+)
+
+// DiffCmd is `jp-policy diff`: the grant-level difference between two
+// compiled policies. Exit 0: nothing widened; 1: something widened; 2:
+// an error.
+type DiffCmd struct {
+	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
+	Cfg       []string `help:"Extra config applied last to every side compiled from config, read as JP reads --cfg (repeatable)." placeholder:"CFG" sep:"none"`
+	Out       string   `help:"Output directory of the pinned artifact to compare with (default: <workspace>/.jp/policy)." type:"path" placeholder:"DIR"`
+	Old       string   `help:"Compare this compiled policy.json ..." type:"path" placeholder:"FILE" and:"files" xor:"old,from"`
+	New       string   `help:"... with this one." type:"path" placeholder:"FILE" and:"files" xor:"new,to"`
+	From      string   `help:"Compare the workspace's config at this git revision ..." placeholder:"REV" xor:"old,from"`
+	To        string   `help:"... with the config at this revision (default: the working tree)." placeholder:"REV" xor:"new,to"`
+	Format    string   `help:"Output format: text, json or markdown." enum:"text,json,markdown" default:"text"`
+}
+
+// Run compares the chosen sides and prints the diff.
+func (c *DiffCmd) Run(g *Globals) error {
+	if c.To != "" && c.From == "" {
+		return fail(exitUsage, errors.New("--to needs --from"))
+	}
+	old, new, err := c.sides(g)
+	if err != nil {
+		return err
+	}
+	d, err := grantdiff.Compare(old, new)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if err := grantdiff.Write(g.Stdout, d, c.Format); err != nil {
+		return fail(exitUsage, err)
+	}
+	if d.Widened() {
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// sides loads the two artifacts to compare.
+func (c *DiffCmd) sides(g *Globals) (*artifact.Policy, *artifact.Policy, error) {
+	switch {
+	case c.Old != "":
+		old, err := artifact.Read(c.Old)
+		if err != nil {
+			return nil, nil, fail(exitUsage, err)
+		}
+		new, err := artifact.Read(c.New)
+		if err != nil {
+			return nil, nil, fail(exitUsage, err)
+		}
+		return old, new, nil
+	case c.From != "":
+		old, err := c.atRevision(g, c.From)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.To == "" {
+			res, err := compiler.Build(compiler.Options{Config: configOptions(c.Workspace, c.Cfg)})
+			if err != nil {
+				return nil, nil, compileError(g, err)
+			}
+			return old, res.Artifact, nil
+		}
+		new, err := c.atRevision(g, c.To)
+		return old, new, err
+	}
+	opts := compiler.Options{Config: configOptions(c.Workspace, c.Cfg), OutDir: c.Out}
+	res, err := compiler.Build(opts)
+	if err != nil {
+		return nil, nil, compileError(g, err)
+	}
+	old, err := compiler.Reviewed(opts, res.Root)
+	var lost *artifact.ReviewLostError
+	switch {
+	case errors.Is(err, artifact.ErrNoReview):
+		return nil, nil, fail(exitUsage, fmt.Errorf("nothing to compare with: no policy was compiled and pinned for %s yet; run `jp-policy compile`, or compare revisions with --from", res.Root))
+	case errors.As(err, &lost):
+		fmt.Fprintf(g.Stderr, "jp-policy: warning: %v\n", err)
+	case err != nil:
+		return nil, nil, fail(exitUsage, err)
+	}
+	return old, res.Artifact, nil
+}
+
+// atRevision compiles, in memory, the workspace's config as committed at
+// rev.
+func (c *DiffCmd) atRevision(g *Globals, rev string) (*artifact.Policy, error) {
+	wd, _ := os.Getwd()
+	ws := c.Workspace
+	if ws == "" {
+		root, err := config.FindRoot(wd)
+		if err != nil {
+			return nil, fail(exitUsage, err)
+		}
+		ws = root
+	}
+	snap, err := gitsnap.Take(ws, rev)
+	if err != nil {
+		return nil, fail(exitUsage, err)
+	}
+	defer snap.Remove()
+	// The same working directory inside the snapshot, so the .jp.toml
+	// chain JP would load from here is the one compared.
+	opts := configOptions(snap.Workspace, c.Cfg)
+	if realWS, err := filepath.EvalSymlinks(ws); err == nil {
+		if realWD, err := filepath.EvalSymlinks(wd); err == nil {
+			if rel, err := filepath.Rel(realWS, realWD); err == nil && filepath.IsLocal(rel) {
+				if fi, err := os.Stat(filepath.Join(snap.Workspace, rel)); err == nil && fi.IsDir() {
+					opts.Cwd = filepath.Join(snap.Workspace, rel)
+				}
+			}
+		}
+	}
+	if opts.Cwd == wd {
+		opts.Cwd = snap.Workspace
+	}
+	res, err := compiler.Build(compiler.Options{Config: opts})
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "jp-policy: compiling the config at %s:\n", rev)
+		return nil, compileError(g, err)
+	}
+	return res.Artifact, nil
+}
