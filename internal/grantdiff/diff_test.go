@@ -28,7 +28,6 @@ func one(a policy.AccessPolicy) *artifact.Policy {
 	return art(map[string]*artifact.Tool{"t": tool(a)})
 }
 
-
 func base() policy.AccessPolicy {
 	return policy.AccessPolicy{
 		FS:  []policy.FsRule{ro(""), rw("src")},
