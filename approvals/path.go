@@ -1,6 +1,8 @@
 package approvals
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/config"
@@ -12,6 +14,9 @@ import (
 // <user_data_dir>/workspace/<slug>-<id>/approvals.json.
 func DefaultPath(root string, getenv func(string) string) (string, error) {
 	dir, err := config.UserWorkspaceDir(root, getenv)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", &NoIDError{Root: root, Err: err}
+	}
 	if err != nil {
 		return "", err
 	}

@@ -259,23 +259,47 @@ func TestSaveCreatesPrivateDirAndFile(t *testing.T) {
 	}
 }
 
+// TestSaveFailureLeavesOldFile: a save that fails leaves the old file as
+// it was. The long name makes atomicfile's temporary name exceed NAME_MAX
+// (ENAMETOOLONG), a failure root hits too, which is how CI runs; the
+// read-only directory needs a user the kernel checks permissions for.
 func TestSaveFailureLeavesOldFile(t *testing.T) {
-	if runtime.GOOS == "windows" || os.Getuid() == 0 {
-		t.Skip("needs POSIX permissions enforced")
-	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, FileName)
-	orig := `{"mounts":[]}`
-	os.WriteFile(p, []byte(orig), 0o600)
-	s, _, _ := Load(p)
-	s.Approve("fork", "/x", t0)
-	os.Chmod(dir, 0o500)
-	defer os.Chmod(dir, 0o700)
-	if err := s.Save(false); err == nil {
-		t.Fatal("want an error writing into a read-only directory")
-	}
-	if got, _ := os.ReadFile(p); string(got) != orig {
-		t.Fatalf("old file changed: %q", got)
+	for _, tc := range []struct {
+		name   string
+		asRoot bool // root hits this failure too
+		file   string
+		break_ func(dir string) (undo func())
+	}{
+		{"temporary name too long", true, strings.Repeat("a", 245) + ".json", func(string) func() { return func() {} }},
+		{"read-only directory", false, FileName, func(dir string) func() {
+			os.Chmod(dir, 0o500)
+			return func() { os.Chmod(dir, 0o700) }
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.asRoot && (runtime.GOOS == "windows" || os.Getuid() == 0) {
+				t.Skip("needs POSIX permissions enforced; the long-name case covers root")
+			}
+			dir := t.TempDir()
+			p := filepath.Join(dir, tc.file)
+			orig := `{"mounts":[]}`
+			if err := os.WriteFile(p, []byte(orig), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, _, err := Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Approve("fork", "/x", t0)
+			undo := tc.break_(dir)
+			defer undo()
+			if err := s.Save(false); err == nil {
+				t.Fatal("want an error from Save")
+			}
+			if got, _ := os.ReadFile(p); string(got) != orig {
+				t.Fatalf("old file changed: %q", got)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark `jp-policy exec` against `/bin/true` run bare and through
-# go-landlock's own landlock-restrict with the same paths, in one
-# hyperfine run so the ratios are independent of the machine.
+# Benchmark `jp-policy exec` against `/bin/true` run bare, the two floors
+# (bench/floor: a minimal static C Landlock launcher and a minimal Go one,
+# the least any Go launcher can cost), go-landlock's landlock-restrict,
+# and bubblewrap, in one hyperfine run so the ratios are independent of
+# the machine. jp-policy runs on a 1-tool and a 1,000-tool workspace (exec
+# must not grow with the workspace) and on the namespaced path.
 #
 #   bench/exec.sh [RUNS]
 #
@@ -50,6 +53,11 @@ GO
 printf '{"Replace":{"%s/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
 (cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./launcher/internal/leanbench)
 GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
+cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/go-floor" bench/floor/gofloor.go)
+if ! command -v bwrap >/dev/null; then
+  apt-get install -y bubblewrap >/dev/null 2>&1 || true
+fi
 
 # Keep the real JP config out of it.
 export JP_GLOBAL_CONFIG_DIR="$tmp/jp-global" JP_USER_DATA_DIR="$tmp/jp-data"
@@ -138,21 +146,48 @@ for d in src docs vendor build tmp scripts data assets; do rwdirs+=("$ws/$d"); d
 restrict="$tmp/landlock-restrict -ro ${rodirs[*]} -rofiles ${rofiles[*]} -rw ${rwdirs[*]} -rwfiles /dev/null -- /bin/true"
 $restrict
 
+floor_args="-r ${rodirs[*]} ${rofiles[*]} -w ${rwdirs[*]} /dev/null -- /bin/true"
+
+# A workspace of 1,000 tools with 10 rules each; exec runs one of them.
+big="$tmp/big"
+mkdir -p "$big/.jp"
+python3 - "$big" <<'PY'
+import sys
+with open(sys.argv[1] + "/.jp/config.toml", "w") as f:
+    for t in range(1000):
+        f.write(f'[conversation.tools.tool_{t}]\nsource = "local"\ncommand = "true"\n')
+        f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "."\nread = true\n')
+        for r in range(9):
+            f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "d{r}/t{t}"\nread = true\nwrite = {"true" if r % 2 else "false"}\n')
+PY
+"$tmp/jp-policy" compile --workspace "$big" --no-input >/dev/null 2>&1
+
+cmds=(-n 'bare' '/bin/true'
+  -n 'C floor' "$tmp/c-floor $floor_args"
+  -n 'Go floor' "$tmp/go-floor $floor_args"
+  -n 'landlock-restrict' "$restrict"
+  -n 'jp-policy exec' "$tmp/jp-policy exec -t bench -- /bin/true"
+  -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $big -t tool_5 -- /bin/true"
+  -n 'launcher only' "$tmp/launcher-only bench /bin/true")
+if "$tmp/jp-policy" exec -w "$ws" -t bench --namespaces -- /bin/true 2>/dev/null; then
+  cmds+=(-n 'jp-policy exec --namespaces' "$tmp/jp-policy exec -w $ws -t bench --namespaces -- /bin/true")
+fi
+if command -v bwrap >/dev/null && bwrap --unshare-user --unshare-net --ro-bind / / --bind "$ws" "$ws" /bin/true 2>/dev/null; then
+  cmds+=(-n 'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true")
+fi
+
 cd "$ws"
-hyperfine -N --warmup 50 --runs "$runs" --export-json "$tmp/result.json" \
-  -n 'bare' '/bin/true' \
-  -n 'landlock-restrict' "$restrict" \
-  -n 'jp-policy exec' "$tmp/jp-policy exec -t bench -- /bin/true" \
-  -n 'launcher only' "$tmp/launcher-only bench /bin/true"
+hyperfine -N --warmup 50 --runs "$runs" --export-json "$tmp/result.json" "${cmds[@]}"
 
 python3 - "$tmp/result.json" <<'PY'
 import json, sys
 res = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-# Medians: the mean of a 1-3 ms command is at the mercy of any other load.
+# Medians: the mean of a few-ms command is at the mercy of any other load.
 m = {k: v["median"] * 1e3 for k, v in res.items()}
 print()
-for k in ("bare", "landlock-restrict", "jp-policy exec", "launcher only"):
-    print(f"{k:18} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  overhead over bare {m[k]-m['bare']:+6.2f} ms")
-print(f"jp-policy exec / landlock-restrict = {m['jp-policy exec']/m['landlock-restrict']:.2f}")
-print(f"launcher only  / landlock-restrict = {m['launcher only']/m['landlock-restrict']:.2f}")
+for k in res:
+    print(f"{k:28} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  / C floor {m[k]/m['C floor']:5.2f}  / Go floor {m[k]/m['Go floor']:5.2f}")
+print(f"1,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 1000 tools']/m['jp-policy exec']:.2f}")
+if "jp-policy exec --namespaces" in m and "bwrap" in m:
+    print(f"jp-policy exec --namespaces / bwrap = {m['jp-policy exec --namespaces']/m['bwrap']:.2f}")
 PY

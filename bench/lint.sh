@@ -6,7 +6,8 @@
 #
 # It lints the bundled example workspace (examples/workspace, the one the
 # README walks through), WORKSPACE (default JP's own config,
-# ../shared/fixtures/jp-upstream: ~100 files through extends), and a
+# ../shared/fixtures/jp-upstream: ~100 files through extends; on a fresh
+# clone without it, the project's testdata/fixtures/jp-layout), and a
 # generated workspace with access rules on 40 tools, so both the loader
 # and the rules are measured. Installs hyperfine with apt-get if missing.
 set -euo pipefail
@@ -31,6 +32,10 @@ GO
 (cd "$tmp/hello" && go mod init hello >/dev/null 2>&1 && go build -o "$tmp/hello-world" .)
 
 upstream=${1:-$repo/../shared/fixtures/jp-upstream}
+if [ ! -d "$upstream/.jp" ]; then
+  echo "no JP workspace at $upstream; benchmarking testdata/fixtures/jp-layout instead" >&2
+  upstream=$repo/testdata/fixtures/jp-layout
+fi
 
 # A workspace with 40 local tools, each with fs/net/env/config rules, a
 # .env file and a git directory, so every rule has work to do.
@@ -77,5 +82,5 @@ mkdir -p "$HOME"
 hyperfine --warmup 5 --min-runs 50 -N \
   --command-name hello-world "$tmp/hello-world" \
   --command-name "lint example" "$tmp/jp-policy lint --workspace $repo/examples/workspace" \
-  --command-name "lint jp-upstream" "$tmp/jp-policy lint --workspace $upstream" \
+  --command-name "lint $(basename "$upstream")" "$tmp/jp-policy lint --workspace $upstream" \
   --command-name "lint 40 tools" "$tmp/jp-policy lint --workspace $ws"

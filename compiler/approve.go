@@ -122,6 +122,15 @@ func approveExternal(opts *Options, root string, l *config.Loaded, names []strin
 		if st.Kind == approvals.Retargeted {
 			prev = st.Previous
 		}
+		if storePath == "" {
+			// No .jp/.id: an approval could not be recorded, so asking
+			// would waste the answer. Say why and how to fix it instead.
+			noID := &approvals.NoIDError{Root: root}
+			w := dropWarning(rp, u, prev, "the workspace has no .jp/.id, so no approval can be recorded")
+			w.Help = noID.Fix() + ", then compile again"
+			warns = append(warns, w)
+			continue
+		}
 		if opts.Prompter != nil {
 			ok, err := opts.Prompter.ApproveMount(MountPrompt{RulePath: rp, Target: u.target, Previous: prev, Grants: u.grants})
 			if err != nil {
@@ -146,7 +155,7 @@ func approveExternal(opts *Options, root string, l *config.Loaded, names []strin
 		// The user approved something: that is the only case in which a
 		// corrupt store may be replaced.
 		if storePath == "" {
-			return nil, nil, fmt.Errorf("cannot record approvals: the workspace has no .jp/.id, so JP has no user storage for it (run `jp init`, or pass --approvals FILE)")
+			return nil, nil, &approvals.NoIDError{Root: root}
 		}
 		if err := store.Save(true); err != nil {
 			return nil, nil, fmt.Errorf("recording approvals in %s: %w", storePath, err)

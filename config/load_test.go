@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -209,24 +210,52 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // TestUnreadableLayerFailsClosed: a layer that exists but cannot be
-// inspected must stop loading, not be skipped as absent.
+// inspected must stop loading, not be skipped as absent. The symlink loop
+// (ELOOP) fails for every user, root included, which is how CI runs; the
+// permission case needs a user the kernel checks permissions for.
 func TestUnreadableLayerFailsClosed(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads everything")
-	}
-	ws, _ := testWorkspace(t)
-	sub := filepath.Join(ws, "locked")
-	write(t, filepath.Join(sub, ".jp.toml"), "x = 1\n")
-	if err := os.Chmod(sub, 0o000); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.Chmod(sub, 0o755) })
-	ld := &loader{l: &Loaded{Files: map[string][]byte{}}, inherit: true}
-	ld.m = newMerger(ld.l)
-	err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"), true)
-	var list diag.List
-	if !errors.As(err, &list) {
-		t.Fatalf("err = %v", err)
+	for _, tc := range []struct {
+		name   string
+		asRoot bool // root hits this failure too
+		break_ func(t *testing.T, dir string)
+	}{
+		{"symlink loop", true, func(t *testing.T, dir string) {
+			if err := os.Symlink(".jp.json", filepath.Join(dir, ".jp.toml")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(".jp.toml", filepath.Join(dir, ".jp.json")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"unsearchable directory", false, func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, ".jp.toml"), "x = 1\n")
+			if err := os.Chmod(dir, 0o000); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" {
+				t.Skip("needs POSIX symlinks and permissions")
+			}
+			if !tc.asRoot && os.Geteuid() == 0 {
+				t.Skip("root is not denied by permissions; the symlink loop case covers root")
+			}
+			ws, _ := testWorkspace(t)
+			sub := filepath.Join(ws, "locked")
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.break_(t, sub)
+			ld := &loader{l: &Loaded{Files: map[string][]byte{}}, inherit: true}
+			ld.m = newMerger(ld.l)
+			err := ld.discovered(LayerDotJP, filepath.Join(sub, ".jp.toml"), true)
+			var list diag.List
+			if !errors.As(err, &list) || !strings.Contains(err.Error(), "cannot read config file") {
+				t.Fatalf("err = %v, want a fatal diagnostic", err)
+			}
+		})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/jp-policy/jp-policy/tomlpos"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -235,7 +236,8 @@ func TestValidatorAgreesWithOracle(t *testing.T) {
 	for i, d := range oracleDocs {
 		check(fmt.Sprintf("oracleDocs[%d]", i), "f.toml", []byte(d))
 	}
-	// Every config file in the testscripts and lint goldens, and JP's own.
+	// Every config file in the testscripts and lint goldens (the real
+	// workspaces are TestValidatorAgreesWithOracleOnWorkspaces's).
 	n := 0
 	for _, pattern := range []string{"../testdata/scripts/*.txtar", "../lint/testdata/*.txtar"} {
 		archives, _ := filepath.Glob(pattern)
@@ -252,20 +254,55 @@ func TestValidatorAgreesWithOracle(t *testing.T) {
 			}
 		}
 	}
-	_ = filepath.WalkDir("../../../shared/fixtures/jp-upstream/.jp", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".toml") || strings.HasSuffix(p, ".json")) {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(p, p, data)
-		n++
-		return nil
-	})
 	if n < 50 {
 		t.Errorf("only %d corpus files found; the differential test lost its inputs", n)
+	}
+}
+
+// TestValidatorAgreesWithOracleOnWorkspaces runs the differential test on
+// every config file of a real workspace layout: the project's own
+// fixture always, JP's own workspace config when it is beside the
+// repository. Unlike the txtar corpus, these files are all meant to parse,
+// so a syntax error or a failed walk fails the test instead of shrinking
+// it.
+func TestValidatorAgreesWithOracleOnWorkspaces(t *testing.T) {
+	for _, ws := range []struct {
+		name string
+		dir  func(testing.TB) string
+		min  int // files the walk must find, so a moved fixture fails
+	}{
+		{"jp-layout", func(testing.TB) string { return testfixture.Own() }, 31},
+		{"jp-upstream", testfixture.Upstream, 100},
+	} {
+		t.Run(ws.name, func(t *testing.T) {
+			n := 0
+			err := filepath.WalkDir(filepath.Join(ws.dir(t), ".jp"), func(p string, d os.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if d.IsDir() || !(strings.HasSuffix(p, ".toml") || strings.HasSuffix(p, ".json")) {
+					return nil
+				}
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				root, err := tomlpos.ParseTOML(p, data)
+				if err != nil {
+					t.Errorf("%s does not parse: %v", p, err)
+					return nil
+				}
+				agree(t, p, root)
+				n++
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("walking the fixture: %v", err)
+			}
+			if n < ws.min {
+				t.Errorf("only %d config files found in %s (want at least %d); the differential test lost its inputs", n, ws.name, ws.min)
+			}
+		})
 	}
 }
 

@@ -24,7 +24,7 @@ func Exec(p *Plan) error {
 	}
 	argv := SandboxExecArgv(p)
 	if err := unix.Exec(argv[0], argv, p.Env); err != nil {
-		return fmt.Errorf("exec %s: %w", argv[0], err)
+		return &ExecError{Path: argv[0], Err: err}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/caps"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 
 	"golang.org/x/sys/unix"
@@ -27,6 +28,9 @@ func Exec(p *Plan) error {
 	// sandbox may not grant.
 	if err := setCloexecAbove2(); err != nil {
 		return err
+	}
+	if p.Namespaced {
+		return execNamespaced(p)
 	}
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
@@ -62,7 +66,7 @@ func Exec(p *Plan) error {
 	// Capabilities next (clearing the bounding set needs CAP_SETPCAP,
 	// which the capset below removes), then the system-call filter last,
 	// so nothing the launcher still does is filtered.
-	if err := dropCapabilities(); err != nil {
+	if err := caps.DropAll(); err != nil {
 		return err
 	}
 	if p.Filter != nil {
@@ -71,7 +75,7 @@ func Exec(p *Plan) error {
 		}
 	}
 	if err := unix.Exec(p.Path, p.Argv, p.Env); err != nil {
-		return fmt.Errorf("exec %s: %w", p.Path, err)
+		return &ExecError{Path: p.Path, Err: err}
 	}
 	return nil
 }

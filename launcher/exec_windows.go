@@ -89,7 +89,7 @@ func Exec(p *Plan) error {
 	if err := windows.CreateProcess(app, cmdline, nil, nil, len(inherit) > 0,
 		attrs.CreationFlags|windows.EXTENDED_STARTUPINFO_PRESENT,
 		&attrs.EnvBlock[0], nil, &si.StartupInfo, &pi); err != nil {
-		return fmt.Errorf("CreateProcess %s: %w", p.Path, err)
+		return &ExecError{Path: p.Path, Err: fmt.Errorf("CreateProcess: %w", err)}
 	}
 	defer windows.CloseHandle(pi.Thread)
 	defer windows.CloseHandle(pi.Process)

@@ -33,6 +33,8 @@ type leanTool struct {
 	Access struct {
 		Env      []policy.EnvRule              `json:"env"`
 		Commands map[string]policy.CommandRule `json:"commands"`
+		// Net feeds the filtering proxy of the namespaced path.
+		Net []policy.NetRule `json:"net"`
 	} `json:"access"`
 	Manifests      map[string]string `json:"manifests"`
 	ManifestSHA256 map[string]string `json:"manifest_sha256"`
@@ -45,6 +47,7 @@ type located struct {
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
+	Net      []policy.NetRule
 	// SHA256 is the manifest's hash as recorded in the pinned artifact;
 	// the manifest is read through readVerified, never trusted by path.
 	SHA256 string
@@ -110,7 +113,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands, SHA256: t.ManifestSHA256[platform]}, nil
+	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[platform]}, nil
 }
 
 // checkRealDirs refuses when any of dirs below root is a symlink (or not a

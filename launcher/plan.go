@@ -43,6 +43,12 @@ type Options struct {
 	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
 	// privilege, the split grants apply.
 	Masks bool
+	// Namespaces asks for the namespaced path (Linux): the tool's
+	// filesystem built from its grants in private user, mount and
+	// network namespaces.
+	Namespaces bool
+	// LogNet is a file for the proxy's decisions (JSON lines).
+	LogNet string
 	// Argv is the command, byte for byte as given after `--`.
 	Argv []string
 	// Environ is the launcher's environment (os.Environ()).
@@ -69,6 +75,13 @@ type Plan struct {
 	Manifest *landlock.Manifest
 	// Masks: try exact masks before falling back to the split.
 	Masks bool
+	// Namespaced: run through the namespaced path (exec_ns_linux.go).
+	Namespaced bool
+	// NetRules are the tool's net rules; on the namespaced path a
+	// filtering proxy decides every connection with them.
+	NetRules []policy.NetRule
+	// LogNet, when set, receives one JSON line per proxy decision.
+	LogNet string
 	// Filter is the assembled seccomp program for this machine's ABI;
 	// nil only when the kernel cannot filter and --best-effort said to
 	// run anyway (then Degraded lists the seccomp clauses).
@@ -186,6 +199,7 @@ func Prepare(o *Options) (*Plan, error) {
 		}
 		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
+		p.NetRules = loc.Net
 		switch o.Platform {
 		case "linux":
 			b, err := readVerified(loc.Manifest, loc.SHA256)
@@ -259,7 +273,25 @@ func Prepare(o *Options) (*Plan, error) {
 	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
 		return p, err
 	}
-	filter, why := buildFilter(*p.Manifest.Seccomp)
+	spec := *p.Manifest.Seccomp
+	if o.Namespaces {
+		if err := namespacedOK(p.Manifest); err != nil {
+			return p, err
+		}
+		p.Namespaced = true
+		// Read-only binds answer EROFS outside the write grants, so the
+		// metadata calls need no blanket refusal there.
+		spec.Metadata = true
+		if p.proxied() {
+			// Only loopback exists in the tool's network namespace, and
+			// the proxy resolves names: TCP to it is all the tool needs,
+			// and listening there reaches nobody outside.
+			spec.Inet, spec.Listen = seccomp.InetTCP, true
+			p.LogNet = o.LogNet
+			p.Env = withProxy(p.Env)
+		}
+	}
+	filter, why := buildFilter(spec)
 	if why != "" {
 		for _, c := range p.Manifest.Clauses {
 			if strings.HasPrefix(c.ID, "seccomp.") {

@@ -75,10 +75,7 @@ func TestEnvBlock(t *testing.T) {
 	if b[len(b)-1] != 0 || b[len(b)-2] != 0 {
 		t.Fatal("block must end in two NULs")
 	}
-	var entries []string
-	for _, e := range strings.Split(string(utf16.Decode(b[:len(b)-2])), "\x00") {
-		entries = append(entries, e)
-	}
+	entries := strings.Split(string(utf16.Decode(b[:len(b)-2])), "\x00")
 	want := []string{"=C:=C:\\x", "A=1", "b=2", "é=3"}
 	if !slices.Equal(entries, want) {
 		t.Errorf("entries %q, want %q (sorted case-insensitively)", entries, want)

@@ -57,6 +57,8 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
 			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
 			switch {
+			case p.Namespaced:
+				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks && canMask():
 				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks:
@@ -64,6 +66,11 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 			default:
 				writeClause(&b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
 			}
+		}
+		if p.Namespaced && p.Manifest.Namespace != nil {
+			ns := p.Manifest.Namespace
+			writeClause(&b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
+				"metadata writes are allowed and answer EROFS outside the write grants; no network at all; a private /tmp")
 		}
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // A compiled policy.json holds every tool's enforcement tables, origins
@@ -91,7 +92,9 @@ func (s *jsonScanner) key() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !strings.ContainsRune(string(raw), '\\') {
+	// Invalid UTF-8 takes the slow path too: encoding/json replaces each
+	// bad byte with U+FFFD, and tool names must match what it reads.
+	if !strings.ContainsRune(string(raw), '\\') && utf8.Valid(raw) {
 		return string(raw[1 : len(raw)-1]), nil
 	}
 	var k string

@@ -1,11 +1,13 @@
 package launcher
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -85,9 +87,12 @@ func TestLeanArtifactDuplicateTool(t *testing.T) {
 	}
 }
 
-// FuzzLeanArtifactDecode: the lean decoder never panics, and on any
-// document encoding/json accepts (without a duplicated tool) it yields
-// exactly what encoding/json yields.
+// FuzzLeanArtifactDecode: the lean decoder never panics; every document
+// encoding/json accepts, the scanner accepts too, except the two
+// duplications it refuses on purpose (deliberatelyRejected); and then it
+// yields exactly what encoding/json yields. A document only encoding/json
+// rejects may still pass the scanner, which does not validate the parts
+// it skips.
 func FuzzLeanArtifactDecode(f *testing.F) {
 	f.Add([]byte(`{"format":1,"root":"/ws","tools":{"a":{"enabled":true,"manifests":{"linux":"x"}},"b":{}}}`))
 	f.Add([]byte(`{"tools":{"a":{"access":{"env":[{"name":"X*","read":true}],"commands":{"sh":{"args":[["-c","**"]]}}}}}}`))
@@ -97,8 +102,14 @@ func FuzzLeanArtifactDecode(f *testing.F) {
 		var a leanArtifact
 		names, found, err := leanArtifactDecode(doc, "a", &a)
 		want, wantNames, wantFound, ferr := decodeFull(doc, "a")
-		if ferr != nil || err != nil {
-			return // either may reject what the other accepts in skipped parts
+		if ferr != nil {
+			return
+		}
+		if err != nil {
+			if deliberatelyRejected(doc, "a") {
+				return
+			}
+			t.Fatalf("encoding/json accepts %q, the scanner rejects it: %v", doc, err)
 		}
 		sort.Strings(names)
 		sort.Strings(wantNames)
@@ -107,4 +118,58 @@ func FuzzLeanArtifactDecode(f *testing.F) {
 			t.Fatalf("lean %+v %v %v\nfull %+v %v %v", a, found, names, want, wantFound, wantNames)
 		}
 	})
+}
+
+// deliberatelyRejected reports whether a document encoding/json accepts
+// repeats what the scanner refuses to resolve by "last one wins": a second
+// top-level "tools" member (matched case-insensitively, as encoding/json
+// matches it) or a second entry for tool. It walks the document with
+// encoding/json's tokenizer, independently of the scanner.
+func deliberatelyRejected(doc []byte, tool string) bool {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	toolsSeen := false
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return false
+		}
+		if !strings.EqualFold(k.(string), "tools") {
+			var skip json.RawMessage
+			if d.Decode(&skip) != nil {
+				return false
+			}
+			continue
+		}
+		if toolsSeen {
+			return true
+		}
+		toolsSeen = true
+		if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+			return false // not an object: encoding/json would have failed
+		}
+		seen := false
+		for d.More() {
+			name, err := d.Token()
+			if err != nil {
+				return false
+			}
+			if name == tool {
+				if seen {
+					return true
+				}
+				seen = true
+			}
+			var skip json.RawMessage
+			if d.Decode(&skip) != nil {
+				return false
+			}
+		}
+		if _, err := d.Token(); err != nil { // the closing brace
+			return false
+		}
+	}
+	return false
 }

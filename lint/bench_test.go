@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/jp-policy/jp-policy/lint"
 )
 
@@ -16,7 +17,7 @@ func noEnv(string) string { return "" }
 // BenchmarkLoadUpstream and BenchmarkRunUpstream split `jp-policy lint`
 // on JP's own workspace into loading and checking.
 func BenchmarkLoadUpstream(b *testing.B) {
-	ws, _ := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures", "jp-upstream"))
+	ws := testfixture.Upstream(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := config.Load(config.Options{Workspace: ws, Cwd: ws, Getenv: noEnv, Environ: func() []string { return nil }}); err != nil {
 			b.Fatal(err)
@@ -25,7 +26,7 @@ func BenchmarkLoadUpstream(b *testing.B) {
 }
 
 func BenchmarkRunUpstream(b *testing.B) {
-	ws, _ := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures", "jp-upstream"))
+	ws := testfixture.Upstream(b)
 	l, err := config.Load(config.Options{Workspace: ws, Cwd: ws, Getenv: noEnv, Environ: func() []string { return nil }})
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -30,10 +29,10 @@ var update = flag.Bool("update", false, "rewrite the want section of lint/testda
 //	approvals.json  an approvals store ($OUTSIDE etc. expanded)
 //	want            the expected text output ($WS, $OUTSIDE for paths)
 type golden struct {
-	name, ws, outside, home string
-	approvals               lint.Approvals
-	loaded                  *config.Loaded
-	loadErr                 error
+	ws, outside, home string
+	approvals         lint.Approvals
+	loaded            *config.Loaded
+	loadErr           error
 }
 
 func setup(t *testing.T, ar *txtar.Archive) *golden {
@@ -187,8 +186,6 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
-
-var ruleTag = regexp.MustCompile(`\[(JP\d{3})\]`)
 
 // TestEveryRuleHasAGolden: the case named after a rule must report that
 // rule, and every rule lint itself checks has such a case.

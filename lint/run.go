@@ -153,15 +153,6 @@ func eachCommand(l *config.Loaded, fn func(t *config.Tool, prog string, c *confi
 	}
 }
 
-// keyPos returns the position of key inside a rule, or the rule's own
-// position when the key was not written (or positions are missing).
-func keyPos(keys config.Keys, key string, fallback diag.Position) diag.Position {
-	if p, ok := keys[key]; ok && !p.IsZero() {
-		return p
-	}
-	return fallback
-}
-
 // sourceKind classifies a tool's merged `source`: "builtin", "mcp" or
 // "local" (anything else, including unset).
 func sourceKind(s string) string {

@@ -119,11 +119,7 @@ func (s *suppressions) scan(file string, src []byte, yaml bool) {
 }
 
 func splitIDs(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		out = append(out, f)
-	}
-	return out
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 }
 
 // coveredRange finds what a comment on line index `start-1` covers and

@@ -21,6 +21,7 @@ type UnmountResult struct {
 	Blocks    []Found  // config blocks removed
 	Links     []string // symlinks removed (rule paths)
 	Revoked   []string // approvals withdrawn (rule paths)
+	Dirs      []string // empty directories removed above the links (workspace-relative, slash-separated)
 	Warnings  []diag.Diagnostic
 }
 
@@ -127,6 +128,15 @@ func Unmount(name string, env Env, files Files) (res UnmountResult, err error) {
 		}
 		u.push(func() error { return os.Symlink(dest, link) })
 		res.Links = append(res.Links, rp)
+		// mount created the directories a nested link sits in
+		// (vendor/ for vendor/yaml); once empty they go with it.
+		gone := removeEmptyParents(filepath.Dir(link), env.Root)
+		u.push(func() error { return recreateDirs(gone) })
+		for _, d := range gone {
+			if rel, err := filepath.Rel(env.Root, d); err == nil {
+				res.Dirs = append(res.Dirs, filepath.ToSlash(rel))
+			}
+		}
 	}
 	res.RulePaths = keys(targets)
 	return res, nil
@@ -194,4 +204,29 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// removeEmptyParents removes dir and its ancestors while they are empty,
+// stopping at root (never removed), and returns what it removed, deepest
+// first. A directory holding anything stays, and so do its ancestors.
+func removeEmptyParents(dir, root string) []string {
+	var gone []string
+	root = filepath.Clean(root)
+	for d := filepath.Clean(dir); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			break
+		}
+		gone = append(gone, d)
+	}
+	return gone
+}
+
+// recreateDirs undoes removeEmptyParents.
+func recreateDirs(gone []string) error {
+	for i := len(gone) - 1; i >= 0; i-- {
+		if err := os.Mkdir(gone[i], 0o755); err != nil && !os.IsExist(err) {
+			return err
+		}
+	}
+	return nil
 }

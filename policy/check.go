@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -113,14 +116,38 @@ func (c *Checker) CheckNet(rawURL string) Decision {
 	if err != nil {
 		return Decision{Err: &InputError{Resource: "net", Input: rawURL, Msg: err.Error()}, Asked: "connect to " + strconv.Quote(rawURL)}
 	}
+	return c.decideNet(&t)
+}
+
+// decideNet runs the rule matching of CheckNet and CheckNetEndpoint on a
+// parsed target. When the path is not visible (t.noPath), a rule with a
+// path prefix cannot be told apart from the rest of the host, so the
+// request is decided as if for every path: a path-scoped allow rule does
+// not grant it, and a path-scoped deny rule that matches the endpoint
+// refuses it (fail closed).
+func (c *Checker) decideNet(t *netTarget) Decision {
 	asked := "connect to " + strconv.Quote(t.String())
 	if c.p == nil || len(c.p.Net) == 0 {
 		return Decision{Allowed: true, Asked: asked}
 	}
 	best, bestSpec := -1, -1
+	blocker, pathAllow := -1, -1
 	for i := range c.net {
-		if c.net[i].matches(&t) && c.net[i].spec >= bestSpec {
-			best, bestSpec = i, c.net[i].spec
+		r := &c.net[i]
+		if t.noPath && len(r.segs) > 0 {
+			if r.matchesEndpoint(t) {
+				if !c.p.Net[i].Allow {
+					if blocker < 0 || r.spec >= c.net[blocker].spec {
+						blocker = i
+					}
+				} else if pathAllow < 0 {
+					pathAllow = i
+				}
+			}
+			continue
+		}
+		if r.matches(t) && r.spec >= bestSpec {
+			best, bestSpec = i, r.spec
 		}
 	}
 	d := Decision{Asked: asked}
@@ -131,17 +158,89 @@ func (c *Checker) CheckNet(rawURL string) Decision {
 	}
 	if best >= 0 {
 		d.Rule = c.p.Net[best]
-		if c.p.Net[best].Allow {
+		if c.p.Net[best].Allow && blocker < 0 {
 			d.Allowed = true
 			return d
 		}
 	}
 	de := &DeniedError{Resource: "net", Capability: "connect", Target: t.String(), Grants: d.Grants}
-	if best >= 0 {
+	switch {
+	case best >= 0 && c.p.Net[best].Allow:
+		// Allowed for some paths, but a deny rule scopes part of the host
+		// and the path cannot be seen.
+		d.Rule = c.p.Net[blocker]
+		de.Rule = strconv.Quote(describeNetRule(c.p.Net[blocker]))
+		de.Hint = "the path is not visible through a tunnel (CONNECT or SOCKS), and rule " + de.Rule + " denies part of this host, so the whole tunnel is refused; use plain http:// through the HTTP proxy, or drop the path-scoped deny rule"
+	case best >= 0:
 		de.Rule = strconv.Quote(describeNetRule(c.p.Net[best]))
+	case pathAllow >= 0:
+		de.Hint = "rule " + strconv.Quote(describeNetRule(c.p.Net[pathAllow])) + " allows only some paths, which a tunnel (CONNECT or SOCKS) cannot see; a tunnel needs a rule without path_prefix"
 	}
 	d.Err = de
 	return d
+}
+
+// CheckNetEndpoint decides a connection as a proxy sees it, without a URL
+// to parse: scheme ("" when unknown, e.g. SOCKS to a port that is no
+// scheme's default; then only rules without a scheme can match), host (as
+// the client spelled it; normalised exactly as CheckNet does), port (-1
+// for the scheme's default) and path (the decoded request path for plain
+// HTTP, "" when the path is not visible, as for CONNECT and SOCKS; see
+// decideNet for how a hidden path is decided). For a URL with a scheme it
+// agrees with CheckNet on the same scheme, host, port and path.
+func (c *Checker) CheckNetEndpoint(scheme, host string, port int, reqPath string) Decision {
+	t, err := endpointTarget(scheme, host, port, reqPath)
+	if err != nil {
+		in := endpointInput(scheme, host, port, reqPath)
+		return Decision{Err: &InputError{Resource: "net", Input: in, Msg: err.Error()}, Asked: "connect to " + strconv.Quote(in)}
+	}
+	return c.decideNet(&t)
+}
+
+func endpointInput(scheme, host string, port int, reqPath string) string {
+	s := host
+	if strings.IndexByte(s, ':') >= 0 && !strings.HasPrefix(s, "[") {
+		s = "[" + s + "]"
+	}
+	if port >= 0 {
+		s += ":" + strconv.Itoa(port)
+	}
+	if scheme != "" {
+		s = scheme + "://" + s
+	}
+	return s + reqPath
+}
+
+func endpointTarget(scheme, host string, port int, reqPath string) (netTarget, error) {
+	if scheme != "" && !validScheme(scheme) {
+		return netTarget{}, fmt.Errorf("scheme %q is not a URL scheme", scheme)
+	}
+	if port > 65535 || port < -1 {
+		return netTarget{}, fmt.Errorf("port %d is not a TCP port", port)
+	}
+	if scheme == "" && port < 0 {
+		return netTarget{}, errors.New("a connection without a scheme needs a port")
+	}
+	h, err := NormalizeHost(host)
+	if err != nil {
+		return netTarget{}, err
+	}
+	t := netTarget{scheme: strings.ToLower(scheme), host: h, port: port}
+	def, hasDef := DefaultPort(t.scheme)
+	if port >= 0 {
+		t.onDefault = hasDef && uint16(port) == def
+	} else {
+		if hasDef {
+			t.port = int(def)
+		}
+		t.onDefault = true
+	}
+	if reqPath == "" {
+		t.noPath = true
+	} else {
+		t.path = path.Clean("/" + reqPath)
+	}
+	return t, nil
 }
 
 func (t netTarget) String() string {
@@ -149,7 +248,10 @@ func (t netTarget) String() string {
 	if strings.IndexByte(h, ':') >= 0 {
 		h = "[" + h + "]"
 	}
-	s := t.scheme + "://" + h
+	s := h
+	if t.scheme != "" {
+		s = t.scheme + "://" + h
+	}
 	if t.port >= 0 {
 		s += ":" + strconv.Itoa(t.port)
 	}

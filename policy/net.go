@@ -38,10 +38,10 @@ func NormalizeHost(h string) (string, error) {
 		if err != nil || !a.Is6() {
 			return "", fmt.Errorf("host %q is not a valid IPv6 literal", h)
 		}
-		return a.String(), nil
+		return a.Unmap().String(), nil
 	}
 	if a, err := netip.ParseAddr(h); err == nil {
-		return a.String(), nil
+		return a.Unmap().String(), nil
 	}
 	if !utf8.ValidString(h) {
 		return "", fmt.Errorf("host %q is not valid UTF-8", h)
@@ -56,8 +56,23 @@ func NormalizeHost(h string) (string, error) {
 	if again, err := hostProfile.ToASCII(ascii); err != nil || again != ascii {
 		return "", fmt.Errorf("host %q has no stable ASCII form", h)
 	}
-	if ascii == "" {
+	// One trailing dot names the same host (the DNS root); dropping it
+	// keeps "example.com." from being a second spelling of a rule host.
+	ascii = strings.TrimSuffix(ascii, ".")
+	if ascii == "" || strings.HasSuffix(ascii, ".") {
 		return "", fmt.Errorf("host %q is not a valid host name", h)
+	}
+	// A name whose last label is a number is an IPv4 address in every URL
+	// parser that matters (WHATWG, curl, browsers): "0x7f.1", "2130706433"
+	// and "127.1" all mean 127.0.0.1. Canonicalise them here so a rule
+	// about the address covers every spelling, and so no resolver can later
+	// read the name differently from the policy.
+	if endsInNumber(ascii) {
+		a, ok := parseIPv4Numeric(ascii)
+		if !ok {
+			return "", fmt.Errorf("host %q ends in a number but is not an IPv4 address", h)
+		}
+		return a.String(), nil
 	}
 	for i := 0; i < len(ascii); i++ {
 		if !hostByteOK(ascii[i]) {
@@ -65,6 +80,100 @@ func NormalizeHost(h string) (string, error) {
 		}
 	}
 	return ascii, nil
+}
+
+// endsInNumber is the WHATWG URL "ends in a number" test on an ASCII
+// host without a trailing dot: its last label is all decimal digits, or
+// "0x"/"0X" followed by hex digits.
+func endsInNumber(h string) bool {
+	last := h[strings.LastIndexByte(h, '.')+1:]
+	if last == "" {
+		return false
+	}
+	if allDigits(last, 10) {
+		return true
+	}
+	return len(last) >= 2 && last[0] == '0' && (last[1] == 'x' || last[1] == 'X') && allDigits(last[2:], 16)
+}
+
+func allDigits(s string, base int) bool {
+	for i := 0; i < len(s); i++ {
+		if _, ok := digitVal(s[i], base); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func digitVal(c byte, base int) (uint64, bool) {
+	var v uint64
+	switch {
+	case c >= '0' && c <= '9':
+		v = uint64(c - '0')
+	case c >= 'a' && c <= 'f':
+		v = uint64(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		v = uint64(c-'A') + 10
+	default:
+		return 0, false
+	}
+	return v, v < uint64(base)
+}
+
+// parseIPv4Numeric is the WHATWG IPv4 parser (inet_aton forms): one to
+// four dot-separated parts, each decimal, octal (leading 0) or hex (0x);
+// every part but the last is a byte, the last fills the remaining bytes.
+func parseIPv4Numeric(h string) (netip.Addr, bool) {
+	parts := strings.Split(h, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var nums []uint64
+	for _, p := range parts {
+		n, ok := parseIPv4Part(p)
+		if !ok {
+			return netip.Addr{}, false
+		}
+		nums = append(nums, n)
+	}
+	var v uint64
+	for i, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return netip.Addr{}, false
+		}
+		v |= n << (8 * (3 - i))
+	}
+	last := nums[len(nums)-1]
+	if last >= 1<<(8*(5-len(nums))) {
+		return netip.Addr{}, false
+	}
+	v |= last
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+}
+
+func parseIPv4Part(p string) (uint64, bool) {
+	if p == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case len(p) >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'):
+		base, p = 16, p[2:]
+	case len(p) >= 2 && p[0] == '0':
+		base, p = 8, p[1:]
+	}
+	var n uint64
+	for i := 0; i < len(p); i++ {
+		d, ok := digitVal(p[i], base)
+		if !ok {
+			return 0, false
+		}
+		n = n*uint64(base) + d
+		if n > 1<<32 {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 func hostByteOK(c byte) bool {
@@ -171,7 +280,9 @@ type netTarget struct {
 	// onDefault reports whether port is the scheme's default port (or
 	// implicit), which is what a portless rule requires.
 	onDefault bool
-	path      string // cleaned, starts with "/"
+	path      string // cleaned, starts with "/"; "" when noPath
+	// noPath: the path is not visible (a CONNECT or SOCKS tunnel).
+	noPath bool
 }
 
 func parseNetTarget(raw string) (netTarget, error) {
@@ -207,6 +318,17 @@ func parseNetTarget(raw string) (netTarget, error) {
 
 // matches reports whether rule r applies to t.
 func (r *netRuleC) matches(t *netTarget) bool {
+	if !r.matchesEndpoint(t) {
+		return false
+	}
+	if t.noPath {
+		return len(r.segs) == 0
+	}
+	return segsPrefix(t.path, r.segs)
+}
+
+// matchesEndpoint is matches without the path.
+func (r *netRuleC) matchesEndpoint(t *netTarget) bool {
 	if r.host != t.host {
 		return false
 	}
@@ -220,7 +342,7 @@ func (r *netRuleC) matches(t *netTarget) bool {
 	} else if !t.onDefault {
 		return false
 	}
-	return segsPrefix(t.path, r.segs)
+	return true
 }
 
 // segsPrefix reports whether the segments of p (cleaned, rooted) start

@@ -286,8 +286,8 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 // just before its first element, else the first element itself, else the
 // enclosing array.
 func (b *builder) nestedArrayStart(arr *unstable.Node, parent int) int {
-	it := arr.Children()
-	for it.Next() {
+	// Only the first element tells.
+	if it := arr.Children(); it.Next() {
 		c := it.Node()
 		if c.Kind == unstable.Array || c.Kind == unstable.Comment {
 			return parent

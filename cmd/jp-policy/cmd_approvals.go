@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,6 +26,17 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		return fail(exitUsage, fmt.Errorf("usage: approvals list | approve RULE_PATH | revoke RULE_PATH"))
 	}
 	env, files, _, err := mountContext(c.Workspace, "", c.Approvals, false)
+	var noID *approvals.NoIDError
+	if errors.As(err, &noID) && c.Action == "list" {
+		// Without .jp/.id JP has no storage for this workspace, so
+		// nothing can have been approved: an empty list, not an error.
+		if c.JSON {
+			printJSON(g.Stdout, []mount.Binding{})
+			return nil
+		}
+		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s has no .jp/.id (to record one, %s)\n", noID.Root, noID.Fix())
+		return nil
+	}
 	if err != nil {
 		return fail(exitUsage, err)
 	}

@@ -24,6 +24,9 @@ type CompileCmd struct {
 
 // Run compiles and reports what was written.
 func (c *CompileCmd) Run(g *Globals) error {
+	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
+		return err
+	}
 	opts := compiler.Options{
 		Config:        configOptions(c.Workspace, c.Cfg),
 		OutDir:        c.Out,

@@ -20,6 +20,9 @@ type ConfigCmd struct {
 // Run loads the layers and prints them. Any error-level finding makes the
 // exit code 2, after printing what could be merged.
 func (c *ConfigCmd) Run(g *Globals) error {
+	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
+		return err
+	}
 	l, err := config.Load(config.Options{Workspace: c.Workspace, Cfg: c.Cfg})
 	if err != nil {
 		base := ""

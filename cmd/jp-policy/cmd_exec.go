@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
+	"github.com/jp-policy/jp-policy/config"
 	"github.com/jp-policy/jp-policy/launcher"
 )
 
@@ -19,18 +22,46 @@ type ExecCmd struct {
 	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
 	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
-	Command    []string `arg:"" passthrough:"" placeholder:"CMD" help:"The command and its arguments, after --."`
+	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path."`
+	LogNet     string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
+	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
+}
+
+// configuredSource is the merged `source` of tool in the workspace's
+// config, or "" when it cannot be read. Only exec's error path uses it.
+func configuredSource(workspace, tool string) string {
+	l, err := config.Load(configOptions(workspace, nil))
+	if err != nil || l == nil || l.Tools[tool] == nil {
+		return ""
+	}
+	return strings.TrimSpace(l.Tools[tool].Source.Value)
+}
+
+func isLocalSource(src string) bool {
+	return src == "local" || strings.HasPrefix(src, "local.")
+}
+
+// argv is the child's command line. Both parsers keep the "--" that ends
+// the flags; drop exactly that one, so a later "--" still reaches the
+// child.
+func (c *ExecCmd) argv() []string {
+	if len(c.Command) > 0 && c.Command[0] == "--" {
+		return c.Command[1:]
+	}
+	return c.Command
 }
 
 // Run hands the invocation to the launcher and maps its outcome to an
-// exit code: a usage mistake is exitUsage, any refusal exitFail.
+// exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
-	argv := c.Command
-	// kong's passthrough keeps the "--" that ends the flags; drop exactly
-	// that one, so a later "--" still reaches the child.
-	if len(argv) > 0 && argv[0] == "--" {
-		argv = argv[1:]
+	// --policy names its artifact; every other run needs a workspace, and
+	// outside one a "run jp-policy compile" hint would only fail again.
+	if c.Policy == "" {
+		if err := requireWorkspace(c.Workspace, exitRefused); err != nil {
+			return err
+		}
 	}
+	argv := c.argv()
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,
@@ -40,6 +71,8 @@ func (c *ExecCmd) Run(g *Globals) error {
 		RequireABI: c.RequireABI,
 		DryRun:     c.DryRun,
 		Masks:      c.Masks,
+		Namespaces: c.Namespaces,
+		LogNet:     c.LogNet,
 		Argv:       argv,
 		Environ:    os.Environ(),
 		Platform:   runtime.GOOS,
@@ -47,15 +80,17 @@ func (c *ExecCmd) Run(g *Globals) error {
 	if err == nil {
 		return nil
 	}
-	var (
-		usage *launcher.UsageError
-		child *launcher.ChildExit
-	)
-	switch {
-	case errors.As(err, &child):
-		return fail(child.Code, nil)
-	case errors.As(err, &usage):
-		return fail(exitUsage, err)
+	code := execExitCode(err)
+	var notCompiled *launcher.ToolNotFoundError
+	if errors.As(err, &notCompiled) && c.Policy == "" {
+		if src := configuredSource(c.Workspace, c.Tool); src != "" && !isLocalSource(src) {
+			// Compiling again would not help: say what is wrong.
+			err = fmt.Errorf("tool %q has source %q: it runs inside its MCP server (or JP itself), not as a command, so it has no access policy and jp-policy exec cannot run it; only local tools are compiled", c.Tool, src)
+		}
 	}
-	return fail(exitFail, err)
+	var child *launcher.ChildExit
+	if errors.As(err, &child) {
+		return fail(code, nil) // the child spoke for itself
+	}
+	return fail(code, err)
 }

@@ -19,6 +19,9 @@ type ExplainCmd struct {
 // Run compiles in memory (nothing is written, nobody is prompted) and
 // prints the human view of the policy.
 func (c *ExplainCmd) Run(g *Globals) error {
+	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
+		return err
+	}
 	res, err := compiler.Build(compiler.Options{
 		Config:        configOptions(c.Workspace, c.Cfg),
 		ApprovalsFile: c.Approvals,
@@ -33,13 +36,13 @@ func (c *ExplainCmd) Run(g *Globals) error {
 		}
 		b, err := compiler.AccessJSON(res, c.Tool)
 		if err != nil {
-			return fail(exitUsage, err)
+			return toolError(exitUsage, err)
 		}
 		_, err = g.Stdout.Write(b)
 		return err
 	}
 	if err := compiler.Explain(g.Stdout, res, c.Tool); err != nil {
-		return fail(exitUsage, err)
+		return toolError(exitUsage, err)
 	}
 	return nil
 }
@@ -48,6 +51,9 @@ func init() {
 	// check without --access asks the compiler for the tool's policy, so
 	// `check` and `exec` judge by the same compiled rules.
 	compileToolPolicy = func(g *Globals, workspace, tool, approvalsFile string) (string, *policy.AccessPolicy, error) {
+		if err := requireWorkspace(workspace, exitUsage); err != nil {
+			return "", nil, err
+		}
 		res, acc, err := compiler.ToolPolicy(compiler.Options{
 			Config:        configOptions(workspace, nil),
 			ApprovalsFile: approvalsFile,
@@ -64,7 +70,7 @@ func init() {
 			if res == nil {
 				return "", nil, compileError(g, err)
 			}
-			return "", nil, fail(exitUsage, err)
+			return "", nil, toolError(exitUsage, err)
 		}
 		return res.Root, acc, nil
 	}

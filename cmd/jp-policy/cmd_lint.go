@@ -25,6 +25,9 @@ type LintCmd struct {
 
 // Run loads the config, lints it and prints the findings.
 func (c *LintCmd) Run(g *Globals) error {
+	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
+		return err
+	}
 	if err := lint.ValidateIgnore(c.Ignore); err != nil {
 		return fail(exitUsage, err)
 	}

@@ -71,6 +71,7 @@ func (c *MountCmd) Run(g *Globals) error {
 		} else {
 			fmt.Fprintf(g.Stdout, "approval already in %s\n", files.Approvals)
 		}
+		fmt.Fprintln(g.Stdout, mountNext(p))
 	}
 	return nil
 }
@@ -104,7 +105,12 @@ func mountContext(ws, cfgFile, approvalsFile string, withTools bool) (mount.Env,
 	}
 	if files.Approvals == "" {
 		if files.Approvals, err = approvals.DefaultPath(root, os.Getenv); err != nil {
-			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: "cannot locate approvals.json: " + err.Error()}
+			msg := "cannot locate approvals.json: " + err.Error()
+			var noID *approvals.NoIDError
+			if errors.As(err, &noID) {
+				msg = err.Error() // already says what is missing and how to fix it
+			}
+			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: msg}
 		}
 	}
 	if !withTools {
@@ -134,6 +140,17 @@ func confirmMount(g *Globals, p *mount.Plan) error {
 		return &mount.Error{Kind: mount.KindNotConfirmed, Message: "mount not confirmed; nothing changed"}
 	}
 	return nil
+}
+
+// mountNext says what to run after a mount: the compiled artifact is
+// stale until compile runs again (exec refuses it), and check shows the
+// new grant.
+func mountNext(p *mount.Plan) string {
+	next := "next: run `jp-policy compile` (exec refuses the stale artifact until then)"
+	if len(p.Tools) > 0 {
+		next += fmt.Sprintf(", then `jp-policy check --tool %s fs read %s`", p.Tools[0], p.RulePath)
+	}
+	return next
 }
 
 func describeMount(w io.Writer, p *mount.Plan, would string) {

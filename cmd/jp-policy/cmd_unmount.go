@@ -40,6 +40,9 @@ func (c *UnmountCmd) Run(g *Globals) error {
 	for _, l := range res.Links {
 		fmt.Fprintf(g.Stdout, "  removed symlink %s\n", l)
 	}
+	for _, d := range res.Dirs {
+		fmt.Fprintf(g.Stdout, "  removed empty directory %s\n", d)
+	}
 	for _, r := range res.Revoked {
 		fmt.Fprintf(g.Stdout, "  revoked approval of %s\n", r)
 	}

@@ -47,7 +47,7 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 		}
 		seen[name] = true
 		switch name {
-		case "default", "best-effort", "dry-run", "masks":
+		case "default", "best-effort", "dry-run", "masks", "namespaces":
 			if hasValue {
 				return nil, false
 			}
@@ -60,8 +60,10 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 				c.DryRun = true
 			case "masks":
 				c.Masks = true
+			case "namespaces":
+				c.Namespaces = true
 			}
-		case "tool", "workspace", "policy", "require-abi":
+		case "tool", "workspace", "policy", "require-abi", "log-net":
 			if !hasValue {
 				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
 					return nil, false
@@ -76,6 +78,8 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 				c.Workspace = value
 			case "policy":
 				c.Policy = value
+			case "log-net":
+				c.LogNet = value
 			case "require-abi":
 				n, err := strconv.Atoi(value)
 				if err != nil {

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
@@ -15,7 +17,7 @@ var version = "0.1.0-dev"
 // Exit codes shared by every subcommand (the README documents them).
 const (
 	exitOK     = 0
-	exitFail   = 1 // lint errors, a denied check, a refused exec
+	exitFail   = 1 // lint errors, a denied check (exec: exitcodes.go)
 	exitUsage  = 2 // bad flags, or config that cannot be loaded
 	exitIntern = 3 // a bug or an I/O failure jp-policy did not expect
 )
@@ -70,6 +72,7 @@ type CLI struct {
 }
 
 func main() {
+	nsroot.Stage2Main() // returns unless this is the sandbox's re-exec (internal/nsroot)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -78,11 +81,38 @@ var fullGrammar = false
 
 // run parses args, runs the chosen command and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	line, code, done := parse(args, stdin, stdout, stderr)
+	if done {
+		return code
+	}
+	exited, code, err := line.run()
+	if exited {
+		return code
+	}
+	return exitCode(err, stderr)
+}
+
+// parsedLine is a command line ready to run.
+type parsedLine struct {
+	// exec is the exec command when the line is one, whichever parser
+	// read it (FuzzExecArgvVerbatim checks its arguments).
+	exec *ExecCmd
+	// run runs the command; exited reports that kong's Exit hook fired
+	// (help printed from a command), with code its status.
+	run func() (exited bool, code int, err error)
+}
+
+// parse turns args into the command to run. done is true when parsing
+// already decided the outcome (help, --version, a usage error), with code
+// the exit code. For exec, the command's arguments are the raw bytes of
+// args on every path (see exec_argv.go).
+func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parsedLine, code int, done bool) {
 	// exec is on the path of every tool call: skip kong's reflection when
 	// the line is one the fast parser fully understands.
 	if len(args) > 0 && args[0] == "exec" {
 		if c, ok := parseExecFast(args[1:]); ok {
-			return exitCode(c.Run(&Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr}), stderr)
+			g := &Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+			return parsedLine{exec: c, run: func() (bool, int, error) { return false, 0, c.Run(g) }}, 0, false
 		}
 	}
 	var cli CLI
@@ -106,21 +136,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "jp-policy: internal error: %v\n", err)
-		return exitIntern
+		return line, exitIntern, true
 	}
 	ctx, err := parser.Parse(args)
 	if exited {
-		return code
+		return line, code, true
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "jp-policy: %v\n", err)
-		return exitUsage
+		if args[0] == "exec" {
+			// exec's own failures must not look like the command's.
+			return line, exitRefused, true
+		}
+		return line, exitUsage, true
 	}
-	err = ctx.Run(globals)
-	if exited {
-		return code
+	if c := selectedExec(ctx); c != nil {
+		raw, err := rawPassthrough(args, c.Command)
+		if err != nil {
+			fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+			return line, exitRefused, true
+		}
+		c.Command = raw
+		line.exec = c
 	}
-	return exitCode(err, stderr)
+	line.run = func() (bool, int, error) {
+		err := ctx.Run(globals)
+		return exited, code, err
+	}
+	return line, 0, false
 }
 
 func exitCode(err error, stderr io.Writer) int {

@@ -4,22 +4,29 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/launcher"
 )
 
+// exitCommentRE finds the exit status a README command is documented to
+// end with ("# exit 125").
+var exitCommentRE = regexp.MustCompile(`\bexit (\d+)\b`)
+
 // readmeStep is one command of a README block and what it must print.
 type readmeStep struct {
 	line     int
 	args     []string // after "jp-policy"
 	cd       string
-	wantFail bool
+	wantCode int // from a "# exit N" comment; 0 when there is none
 	onlyOS   string
 	want     []string // lines of expected output; "…" separates fragments
 }
@@ -51,7 +58,9 @@ func readmeBlock(t *testing.T, name string) []readmeStep {
 			s := readmeStep{line: firstLine + i}
 			if c, comment, ok := strings.Cut(cmd, "#"); ok {
 				cmd = c
-				s.wantFail = strings.Contains(comment, "exit 1")
+				if m := exitCommentRE.FindStringSubmatch(comment); m != nil {
+					s.wantCode, _ = strconv.Atoi(m[1])
+				}
 				if strings.Contains(comment, "(linux)") {
 					s.onlyOS = "linux"
 				}
@@ -118,8 +127,12 @@ func runReadme(t *testing.T, steps []readmeStep) {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
-		if s.wantFail != (err != nil) {
-			t.Errorf("README.md:%d: jp-policy %s: error = %v, want failure %v\n%s", s.line, strings.Join(s.args, " "), err, s.wantFail, out.String())
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("README.md:%d: %v", s.line, err)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != s.wantCode {
+			t.Errorf("README.md:%d: jp-policy %s: exit %d, want %d\n%s", s.line, strings.Join(s.args, " "), code, s.wantCode, out.String())
 			continue
 		}
 		for _, w := range s.want {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/jp-policy/jp-policy/launcher"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -20,13 +22,15 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"jp-policy": main,
 	})
 }
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real
 // binary entry point. Scripts see $SHARED (the repository's ../shared, for
-// JP's upstream fixture) and $GOOS.
+// JP's upstream fixture, used only by scripts that start with
+// `[!upstream] skip`) and $GOOS; `fixture` copies the project's own JP
+// workspace fixture into $WORK.
 func TestScripts(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -45,11 +49,19 @@ func TestScripts(t *testing.T) {
 				return launcher.KernelABI() >= 6, nil
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "userns":
+				ok, _ := nsroot.Available()
+				return ok, nil
+			case "upstream":
+				// [!upstream] skip: JP's own workspace config is beside
+				// the repository in CI, not on a fresh clone.
+				return testfixture.HaveUpstream(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"expand":    cmdExpand,
+			"fixture":   cmdFixture,
 			"normalize": cmdNormalize,
 			"seal":      cmdSeal,
 		},
@@ -90,6 +102,38 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 		})
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
 	}
+}
+
+// cmdFixture copies the project's own JP workspace fixture
+// (testdata/fixtures/jp-layout) into DIR under $WORK, so scripts may
+// compile, approve and mount in it without touching the repository.
+//
+//	fixture DIR
+func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fixture DIR")
+	}
+	src := testfixture.Own()
+	dst := ts.MkAbs(args[0])
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	ts.Check(err)
 }
 
 // digestRE matches the artifact's input digest, and hashRE every other

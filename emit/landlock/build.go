@@ -51,6 +51,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 		m.FS = []PathRule{}
 	}
 	m.Masks, m.MaskedFS = masks(live)
+	m.Namespace = nsPlan(live)
 
 	plan := emit.PlanNet(t.Access.Net)
 	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
@@ -130,16 +131,6 @@ func fsIndex(id string) int {
 	var i int
 	fmt.Sscanf(id, "fs[%d]", &i)
 	return i
-}
-
-func relTo(root, p string) string {
-	if p == root {
-		return "."
-	}
-	if emit.Within(p, root) {
-		return strings.TrimPrefix(p[len(root):], "/")
-	}
-	return p
 }
 
 func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {

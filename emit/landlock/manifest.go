@@ -95,6 +95,9 @@ type Manifest struct {
 	// computed as if the masked rules were absent, so the ancestors keep
 	// their full rights. nil when Masks is empty. If any mask cannot be
 	// applied (the path vanished, no user namespace), use FS.
-	MaskedFS []PathRule    `json:"masked_fs,omitempty"`
-	Clauses  []emit.Clause `json:"clauses"`
+	MaskedFS []PathRule `json:"masked_fs,omitempty"`
+	// Namespace is the plan for a launcher that builds the tool's
+	// filesystem in a private mount namespace (exec --namespaces).
+	Namespace *NSPlan       `json:"namespace"`
+	Clauses   []emit.Clause `json:"clauses"`
 }

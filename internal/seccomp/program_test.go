@@ -281,3 +281,23 @@ func FuzzFilterMatchesReference(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkBuild is what exec adds per run to assemble the filter (the
+// install is one system call), next to a floor of assembling a two-
+// instruction program in the same run.
+func BenchmarkBuild(b *testing.B) {
+	b.Run("filter", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Build(Spec{Inet: InetTCPUDP}, &AMD64); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("floor", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := bpf.Assemble([]bpf.Instruction{bpf.LoadAbsolute{Off: 0, Size: 4}, bpf.RetConstant{Val: RetAllow}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package launcher
+package caps
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dropCapabilities leaves the calling thread, and so the program it execs,
+// DropAll leaves the calling thread, and so the program it execs,
 // with no capability: no_new_privs alone keeps what root already has
 // (CapEff 000001fffeffffff inside, enough to add addresses to the host's
 // loopback). With CAP_SETPCAP it also locks the securebits that stop root
@@ -18,7 +18,7 @@ import (
 // permitted set to keep, and no_new_privs stops file capabilities. Then
 // the ambient, inheritable, permitted and effective sets are cleared,
 // which needs no privilege. Only this thread changes; it is about to exec.
-func dropCapabilities() error {
+func DropAll() error {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {

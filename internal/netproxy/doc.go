@@ -1,0 +1,19 @@
+// Package netproxy owns the filtering egress proxy that jp-policy's
+// launcher runs for a sandboxed tool whose network namespace holds only
+// loopback: one TCP port that speaks an HTTP/1.1 forward proxy (plain
+// http:// in absolute form, path visible), HTTP CONNECT (https:// and
+// other TLS, path hidden) and SOCKS5 (no auth, CONNECT only), told apart
+// by the first byte a client sends.
+//
+// Every request is decided by package policy (Checker.CheckNetEndpoint,
+// the engine behind `jp-policy check net`); the package makes no decision
+// of its own beyond refusing malformed requests. Names are resolved by
+// the proxy (through its Dialer), never by the tool, and the proxy dials
+// the host in the canonical form the policy matched.
+//
+// The package never opens a listener: Serve takes one, which the launcher
+// may have created inside the tool's network namespace and passed over a
+// file descriptor. Env returns the proxy variables for the tool. A JSON
+// line per decision goes to Config.Log. See docs/netproxy.md for the
+// design, the degraded cases and the measured figures.
+package netproxy

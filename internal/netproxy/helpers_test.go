@@ -1,0 +1,237 @@
+package netproxy
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func u16(n int) *uint16    { v := uint16(n); return &v }
+func str(s string) *string { return &s }
+
+// syncBuf is a goroutine-safe log sink.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startProxy serves a proxy for rules on a loopback listener and closes
+// it at cleanup.
+func startProxy(t testing.TB, rules []policy.NetRule, log io.Writer) (string, *Server) {
+	t.Helper()
+	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Decide: c.CheckNetEndpoint, Log: log, HeaderTimeout: 5 * time.Second, DialTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	t.Cleanup(func() {
+		s.Close()
+		if err := <-done; err != ErrServerClosed {
+			t.Errorf("Serve returned %v, want ErrServerClosed", err)
+		}
+	})
+	return l.Addr().String(), s
+}
+
+// origin is a loopback HTTP server that answers "path=<path>".
+func origin(t testing.TB) (*httptest.Server, int) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Host", r.Host)
+		io.WriteString(w, "path="+r.URL.Path)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, portOf(t, srv.Listener.Addr())
+}
+
+func portOf(t testing.TB, a net.Addr) int {
+	t.Helper()
+	_, p, err := net.SplitHostPort(a.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(p)
+	return n
+}
+
+// echoServer echoes each connection until EOF.
+func echoServer(t testing.TB, network, addr string) net.Listener {
+	t.Helper()
+	l, err := net.Listen(network, addr)
+	if err != nil {
+		t.Skipf("no %s listener on %s: %v", network, addr, err)
+	}
+	serveConns(t, l, func(c net.Conn) { io.Copy(c, c) })
+	return l
+}
+
+// serveConns runs handle for each connection accepted on l (closing the
+// connection after it) until cleanup, which closes l and waits.
+func serveConns(t testing.TB, l net.Listener, handle func(net.Conn)) {
+	var wg sync.WaitGroup
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+	t.Cleanup(func() { l.Close(); wg.Wait() })
+}
+
+// connectTunnel opens a CONNECT tunnel to target through proxy and
+// returns the response, the connection and its reader (which may hold
+// tunnel bytes already).
+func connectTunnel(t testing.TB, proxy, target string) (*http.Response, net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c, "CONNECT "+target+" HTTP/1.1\r\nHost: "+target+"\r\n\r\n")
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
+	if err != nil {
+		t.Fatalf("CONNECT %s: %v", target, err)
+	}
+	return resp, c, br
+}
+
+// closedPort returns a loopback port nothing listens on.
+func closedPort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := portOf(t, l.Addr())
+	l.Close()
+	return p
+}
+
+// proxyGet sends one absolute-form request through the proxy.
+func proxyGet(t testing.TB, proxy, rawURL string) (*http.Response, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	host := rawURL[strings.Index(rawURL, "//")+2:]
+	if i := strings.IndexByte(host, '/'); i >= 0 {
+		host = host[:i]
+	}
+	io.WriteString(c, "GET "+rawURL+" HTTP/1.1\r\nHost: "+host+"\r\nConnection: close\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", rawURL, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	return resp, string(body)
+}
+
+// socksDial runs a SOCKS5 handshake for cmd to (atyp, addr, port) and
+// returns the reply code and the connection (open on success).
+func socksDial(t testing.TB, proxy string, cmd, atyp byte, addr []byte, port int) (byte, net.Conn) {
+	t.Helper()
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.Write([]byte{5, 1, 0})
+	var g [2]byte
+	if _, err := io.ReadFull(c, g[:]); err != nil || g != [2]byte{5, 0} {
+		t.Fatalf("greeting reply %v, %v", g, err)
+	}
+	req := []byte{5, cmd, 0, atyp}
+	if atyp == socksAtypDomain {
+		req = append(req, byte(len(addr)))
+	}
+	req = append(req, addr...)
+	req = append(req, byte(port>>8), byte(port))
+	c.Write(req)
+	var h [4]byte
+	if _, err := io.ReadFull(c, h[:]); err != nil {
+		t.Fatalf("reading reply: %v", err)
+	}
+	n := 4
+	if h[3] == socksAtypIPv6 {
+		n = 16
+	}
+	io.ReadFull(c, make([]byte, n+2))
+	c.SetDeadline(time.Time{})
+	if h[1] != 0 {
+		c.Close()
+		return h[1], nil
+	}
+	return 0, c
+}
+
+func echoRoundTrip(t testing.TB, c net.Conn) {
+	t.Helper()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.WriteString(c, "ping"); err != nil {
+		t.Fatal(err)
+	}
+	var b [4]byte
+	if _, err := io.ReadFull(c, b[:]); err != nil || string(b[:]) != "ping" {
+		t.Fatalf("echo through tunnel: %q, %v", b, err)
+	}
+}
+
+// checkNoLeak fails when goroutines started during the test outlive it.
+func checkNoLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		var n int
+		for i := 0; i < 100; i++ {
+			n = runtime.NumGoroutine()
+			if n <= before {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf)
+	})
+}

@@ -1,0 +1,70 @@
+package netproxy
+
+import (
+	"encoding/json"
+	"io"
+	"log"
+	"time"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// LogEntry is one line of the decision log (JSON, one object a line).
+type LogEntry struct {
+	Time time.Time `json:"time"`
+	// Client is the client's address as the listener saw it.
+	Client string `json:"client"`
+	// Kind is "http" (forwarded request), "connect" (HTTP CONNECT) or
+	// "socks5".
+	Kind string `json:"kind"`
+	// Method is the HTTP method of a forwarded request.
+	Method string `json:"method,omitempty"`
+	// Scheme as decided ("" for a SOCKS port that is no scheme's default).
+	Scheme string `json:"scheme"`
+	// Host as the client sent it; Canonical as the policy matched it
+	// (and as it was dialled), "" when it did not parse.
+	Host      string `json:"host"`
+	Canonical string `json:"canonical,omitempty"`
+	Port      int    `json:"port"`
+	// Path is the request path (plain HTTP only).
+	Path    string `json:"path,omitempty"`
+	Allowed bool   `json:"allowed"`
+	// Rule is the deciding rule in `check --json` wire form, null when
+	// none matched or net is unrestricted.
+	Rule any `json:"rule"`
+	// Reason is the refusal message (with the hint, if any).
+	Reason string `json:"reason,omitempty"`
+}
+
+func (s *Server) logDecision(e LogEntry, d policy.Decision) {
+	if s.cfg.Log == nil {
+		return
+	}
+	e.Time = time.Now().UTC()
+	e.Allowed = d.Allowed
+	e.Rule = d.Rule
+	if d.Err != nil {
+		e.Reason = reason(d)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	b = append(b, '\n')
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.cfg.Log.Write(b)
+}
+
+// reason is the refusal message with its hint, on one line.
+func reason(d policy.Decision) string {
+	msg := d.Err.Error()
+	if de, ok := d.Err.(*policy.DeniedError); ok && de.Hint != "" {
+		msg += "; " + de.Hint
+	}
+	return msg
+}
+
+// discardLogger silences net/http's own error log (client resets and
+// the like are not the user's business; decisions are logged above).
+func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }

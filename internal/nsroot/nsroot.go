@@ -1,0 +1,53 @@
+package nsroot
+
+import (
+	"errors"
+	"os"
+)
+
+// TestNoUsernsEnv, set to 1, makes Available report "unavailable" and
+// Start refuse, so the launcher's fallback path can be tested on a machine
+// where user namespaces work. Test-only: it only ever takes the sandbox
+// away from nsroot's caller, which must then fall back or refuse.
+const TestNoUsernsEnv = "JP_POLICY_TEST_NO_USERNS"
+
+// stage2Arg is argv[1] of the re-exec'd binary. A user typing it gets a
+// clear error: stage 2 finds no spec pipe on fd 3.
+const stage2Arg = "__jp-policy-nsroot-stage2"
+
+// ErrUnavailable is matched (errors.Is) by every error that means "user
+// namespaces do not work here": the caller may fall back to a weaker
+// sandbox, having said which clauses become degraded.
+var ErrUnavailable = errors.New("unprivileged user namespaces are unavailable")
+
+// UnavailableError says why namespaces cannot be used.
+type UnavailableError struct{ Reason string }
+
+func (e *UnavailableError) Error() string        { return ErrUnavailable.Error() + ": " + e.Reason }
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// SetupError is a failure of stage 2 before the command ran: a missing
+// bind source, a mount point that cannot be made, a refused mask, or the
+// command's own execve (Step "exec").
+type SetupError struct {
+	Step string // "spec", "mount", "mask", "net", "finalize", "exec", ...
+	Msg  string
+}
+
+func (e *SetupError) Error() string { return "sandbox setup (" + e.Step + "): " + e.Msg }
+
+// finalize is the launcher's hook, run in stage 2 after the root is built.
+var finalize func(*Spec) error
+
+// SetFinalize registers the function stage 2 calls after building the
+// root and dropping every capability (no_new_privs is set), on the OS
+// thread that then execs the command, so thread-scoped restrictions
+// (Landlock's restrict_self, a seccomp filter without TSYNC) carry over.
+// It must be registered from an init function: stage 2 runs before main
+// does anything else. An error aborts the run (fail closed).
+func SetFinalize(f func(*Spec) error) { finalize = f }
+
+// IsStage2 reports whether this process is a re-exec'd stage 2.
+func IsStage2() bool { return len(os.Args) == 2 && os.Args[1] == stage2Arg }
+
+func testDisabled() bool { return os.Getenv(TestNoUsernsEnv) == "1" }
