@@ -297,6 +297,12 @@ func (a *asm) body(spec Spec, check string) error {
 		// check; connected stream and seqpacket sockets cannot be pointed
 		// elsewhere (EISCONN, and their address argument is ignored).
 		a.ldArg(0)
+		if spec.Unix {
+			// socket(AF_UNIX) of any type is allowed: the namespace
+			// holds no outside socket path to reach.
+			a.jump(bpf.JumpEqual, afUnix, "allow", "eperm")
+			break
+		}
 		a.jump(bpf.JumpEqual, afUnix, "", "eperm")
 		a.ldArg(1)
 		a.emit(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})

@@ -49,7 +49,7 @@ func reference(spec Spec, arch *Arch, auditArch, nr uint32, args [6]uint64) uint
 		deny = lo(3)&msgFastOpen != 0
 	case "socketpair":
 		typ := lo(1) & sockTypeMask
-		deny = lo(0) != afUnix || (typ != sockStream && typ != sockSeqpacket)
+		deny = lo(0) != afUnix || (!spec.Unix && typ != sockStream && typ != sockSeqpacket)
 	case "clone":
 		deny = lo(0)&cloneNamespaces != 0
 	case "unshare":
@@ -163,7 +163,8 @@ func TestFilterCases(t *testing.T) {
 			{"socketpair inet", Spec{}, nr("socketpair"), [6]uint64{afInet, sockStream}, RetEPERM},
 			{"socketpair unix seqpacket, cloexec", Spec{}, nr("socketpair"), [6]uint64{afUnix, sockSeqpacket | 0x80000}, RetAllow},
 			{"socketpair unix dgram (sendto any path)", Spec{}, nr("socketpair"), [6]uint64{afUnix, sockDgram}, RetEPERM},
-			{"socketpair unix dgram even with unix", Spec{Unix: true}, nr("socketpair"), [6]uint64{afUnix, sockDgram | 0x800}, RetEPERM},
+			{"socketpair unix dgram where unix sockets are allowed", Spec{Unix: true}, nr("socketpair"), [6]uint64{afUnix, sockDgram | 0x800}, RetAllow},
+			{"socketpair inet where unix sockets are allowed", Spec{Unix: true}, nr("socketpair"), [6]uint64{afInet, sockStream}, RetEPERM},
 			{"socketpair unix stream spelt with upper bits", Spec{}, nr("socketpair"), [6]uint64{hi | afUnix, hi | sockStream}, RetAllow},
 			{"tcp", Spec{Inet: InetTCP}, nr("socket"), [6]uint64{afInet6, sockStream | 0x80000 | 0x800, ipprotoTCP}, RetAllow},
 			{"mptcp", Spec{Inet: InetTCP}, nr("socket"), [6]uint64{afInet, sockStream, 262}, RetEPERM},

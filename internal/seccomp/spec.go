@@ -30,7 +30,9 @@ type Spec struct {
 	// Unix allows socket(AF_UNIX, ...). Only where the tool's filesystem
 	// holds nothing but its grants and its network namespace is private,
 	// so outside socket paths and abstract names do not exist for it.
-	// socketpair(AF_UNIX) is always allowed.
+	// socketpair(AF_UNIX) of stream and seqpacket sockets is always
+	// allowed; datagram pairs only with Unix (a datagram socket can
+	// sendto(2) any socket path).
 	Unix bool `json:"unix"`
 	// Metadata allows chmod, chown, utime and xattr writes. Landlock has
 	// no right for them, so they are allowed only where read-only mounts
