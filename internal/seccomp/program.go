@@ -14,9 +14,10 @@ const (
 	afInet  = 2
 	afInet6 = 10
 
-	sockTypeMask = 0xf
-	sockStream   = 1
-	sockDgram    = 2
+	sockTypeMask  = 0xf
+	sockStream    = 1
+	sockDgram     = 2
+	sockSeqpacket = 5
 
 	ipprotoTCP = 6
 	ipprotoUDP = 17
@@ -25,6 +26,18 @@ const (
 
 	tiocsti   = 0x5412
 	tioclinux = 0x541c
+	// TIOCSPGRP (tcsetpgrp): a process the tool leaves behind, with
+	// SIGTTOU ignored, makes itself the terminal's foreground group after
+	// the tool has exited and reads what the user types next.
+	tiocspgrp = 0x5410
+
+	// File attribute flags (chattr, FS_XFLAG_*): metadata writes through
+	// ioctl on any descriptor the tool may open, read-only included.
+	// _IOW('f', 2, long), its 32-bit twin, and _IOW('X', 32, struct
+	// fsxattr); the encoding is the same on amd64 and arm64.
+	fsIocSetflags   = 0x40086602
+	fsIocSetflags32 = 0x40046602
+	fsIocFssetxattr = 0x401c5820
 
 	prioProcess      = 0
 	ioprioWhoProcess = 1
@@ -103,6 +116,8 @@ var metadataCalls = []string{
 	"utime", "utimes", "utimensat", "futimesat",
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
 	"setxattrat", "removexattrat",
+	// file_setattr(2) (Linux 6.17) sets FS_XFLAG_* by path, with no open.
+	"file_setattr",
 }
 
 var deniedCalls = []string{
@@ -260,8 +275,14 @@ func (a *asm) body(spec Spec, check string) error {
 	switch check {
 	case "ioctl":
 		a.ldArg(1)
-		a.jump(bpf.JumpEqual, tiocsti, "eperm", "")
-		a.jump(bpf.JumpEqual, tioclinux, "eperm", "allow")
+		reqs := deniedIoctls(spec)
+		for i, r := range reqs {
+			next := ""
+			if i == len(reqs)-1 {
+				next = "allow"
+			}
+			a.jump(bpf.JumpEqual, r, "eperm", next)
+		}
 	case "fastopen2", "fastopen3":
 		i := 3
 		if check == "fastopen2" {
@@ -270,8 +291,23 @@ func (a *asm) body(spec Spec, check string) error {
 		a.ldArg(i)
 		a.jump(bpf.JumpBitsSet, msgFastOpen, "eperm", "allow")
 	case "socketpair":
+		// Stream and seqpacket pairs only: a datagram socket of a pair
+		// can still sendto(2) or connect(2) any pathname socket (journald,
+		// syslog, any daemon's datagram socket), which Landlock does not
+		// check; connected stream and seqpacket sockets cannot be pointed
+		// elsewhere (EISCONN, and their address argument is ignored).
 		a.ldArg(0)
-		a.jump(bpf.JumpEqual, afUnix, "allow", "eperm")
+		if spec.Unix {
+			// socket(AF_UNIX) of any type is allowed: the namespace
+			// holds no outside socket path to reach.
+			a.jump(bpf.JumpEqual, afUnix, "allow", "eperm")
+			break
+		}
+		a.jump(bpf.JumpEqual, afUnix, "", "eperm")
+		a.ldArg(1)
+		a.emit(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
+		a.jump(bpf.JumpEqual, sockStream, "allow", "")
+		a.jump(bpf.JumpEqual, sockSeqpacket, "allow", "eperm")
 	case "socket":
 		a.socket(spec)
 	case "clone":
@@ -310,6 +346,17 @@ func (a *asm) body(spec Spec, check string) error {
 		return fmt.Errorf("seccomp: unknown check %q", check)
 	}
 	return nil
+}
+
+// deniedIoctls lists the ioctl requests the filter refuses: terminal
+// input injection and foreground-group changes always, file attribute
+// flags unless the spec allows metadata writes.
+func deniedIoctls(spec Spec) []uint32 {
+	reqs := []uint32{tiocsti, tioclinux, tiocspgrp}
+	if !spec.Metadata {
+		reqs = append(reqs, fsIocSetflags, fsIocSetflags32, fsIocFssetxattr)
+	}
+	return reqs
 }
 
 func (a *asm) socket(spec Spec) {

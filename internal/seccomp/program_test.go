@@ -35,13 +35,21 @@ func reference(spec Spec, arch *Arch, auditArch, nr uint32, args [6]uint64) uint
 	case "enosys":
 		return RetNOSYS
 	case "ioctl":
-		deny = lo(1) == tiocsti || lo(1) == tioclinux
+		for _, r := range []uint32{tiocsti, tioclinux, tiocspgrp} {
+			deny = deny || lo(1) == r
+		}
+		if !spec.Metadata {
+			for _, r := range []uint32{fsIocSetflags, fsIocSetflags32, fsIocFssetxattr} {
+				deny = deny || lo(1) == r
+			}
+		}
 	case "fastopen2":
 		deny = lo(2)&msgFastOpen != 0
 	case "fastopen3":
 		deny = lo(3)&msgFastOpen != 0
 	case "socketpair":
-		deny = lo(0) != afUnix
+		typ := lo(1) & sockTypeMask
+		deny = lo(0) != afUnix || (!spec.Unix && typ != sockStream && typ != sockSeqpacket)
 	case "clone":
 		deny = lo(0)&cloneNamespaces != 0
 	case "unshare":
@@ -138,11 +146,26 @@ func TestFilterCases(t *testing.T) {
 			{"tiocsti with garbage in the upper half", Spec{}, nr("ioctl"), [6]uint64{0, hi | tiocsti}, RetEPERM},
 			{"tioclinux", Spec{}, nr("ioctl"), [6]uint64{0, tioclinux}, RetEPERM},
 			{"tiocgwinsz", Spec{}, nr("ioctl"), [6]uint64{0, 0x5413}, RetAllow},
+			{"tiocspgrp (terminal takeover)", Spec{}, nr("ioctl"), [6]uint64{0, tiocspgrp}, RetEPERM},
+			{"tiocspgrp even with metadata", Spec{Metadata: true}, nr("ioctl"), [6]uint64{0, hi | tiocspgrp}, RetEPERM},
+			{"tiocgpgrp", Spec{}, nr("ioctl"), [6]uint64{0, 0x540f}, RetAllow},
+			{"chattr (FS_IOC_SETFLAGS)", Spec{}, nr("ioctl"), [6]uint64{3, fsIocSetflags}, RetEPERM},
+			{"chattr 32-bit", Spec{}, nr("ioctl"), [6]uint64{3, fsIocSetflags32}, RetEPERM},
+			{"FS_IOC_FSSETXATTR", Spec{}, nr("ioctl"), [6]uint64{3, fsIocFssetxattr}, RetEPERM},
+			{"lsattr (FS_IOC_GETFLAGS)", Spec{}, nr("ioctl"), [6]uint64{3, 0x80086601}, RetAllow},
+			{"chattr with metadata", Spec{Metadata: true}, nr("ioctl"), [6]uint64{3, fsIocSetflags}, RetAllow},
+			{"file_setattr", Spec{}, nr("file_setattr"), [6]uint64{}, RetEPERM},
+			{"file_setattr with metadata", Spec{Metadata: true}, nr("file_setattr"), [6]uint64{}, RetAllow},
 			{"no net: tcp socket", Spec{}, nr("socket"), [6]uint64{afInet, sockStream}, RetEPERM},
 			{"no net: unix socket", Spec{}, nr("socket"), [6]uint64{afUnix, sockStream}, RetEPERM},
 			{"unix spelt with upper bits", Spec{Unix: true}, nr("socket"), [6]uint64{hi | afUnix, sockStream}, RetAllow},
 			{"socketpair unix", Spec{}, nr("socketpair"), [6]uint64{afUnix, sockStream}, RetAllow},
 			{"socketpair inet", Spec{}, nr("socketpair"), [6]uint64{afInet, sockStream}, RetEPERM},
+			{"socketpair unix seqpacket, cloexec", Spec{}, nr("socketpair"), [6]uint64{afUnix, sockSeqpacket | 0x80000}, RetAllow},
+			{"socketpair unix dgram (sendto any path)", Spec{}, nr("socketpair"), [6]uint64{afUnix, sockDgram}, RetEPERM},
+			{"socketpair unix dgram where unix sockets are allowed", Spec{Unix: true}, nr("socketpair"), [6]uint64{afUnix, sockDgram | 0x800}, RetAllow},
+			{"socketpair inet where unix sockets are allowed", Spec{Unix: true}, nr("socketpair"), [6]uint64{afInet, sockStream}, RetEPERM},
+			{"socketpair unix stream spelt with upper bits", Spec{}, nr("socketpair"), [6]uint64{hi | afUnix, hi | sockStream}, RetAllow},
 			{"tcp", Spec{Inet: InetTCP}, nr("socket"), [6]uint64{afInet6, sockStream | 0x80000 | 0x800, ipprotoTCP}, RetAllow},
 			{"mptcp", Spec{Inet: InetTCP}, nr("socket"), [6]uint64{afInet, sockStream, 262}, RetEPERM},
 			{"sctp stream", Spec{Inet: InetTCP}, nr("socket"), [6]uint64{afInet, sockStream, 132}, RetEPERM},

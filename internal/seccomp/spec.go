@@ -30,7 +30,9 @@ type Spec struct {
 	// Unix allows socket(AF_UNIX, ...). Only where the tool's filesystem
 	// holds nothing but its grants and its network namespace is private,
 	// so outside socket paths and abstract names do not exist for it.
-	// socketpair(AF_UNIX) is always allowed.
+	// socketpair(AF_UNIX) of stream and seqpacket sockets is always
+	// allowed; datagram pairs only with Unix (a datagram socket can
+	// sendto(2) any socket path).
 	Unix bool `json:"unix"`
 	// Metadata allows chmod, chown, utime and xattr writes. Landlock has
 	// no right for them, so they are allowed only where read-only mounts
@@ -80,7 +82,8 @@ func (s Spec) Clauses() []Clause {
 	if s.Unix {
 		cl = append(cl, Clause{"seccomp.unix", "Unix sockets are allowed: the tool's filesystem and network namespace are private, so only its own sockets exist", "enforced", ""})
 	} else {
-		cl = append(cl, Clause{"seccomp.unix", "no Unix sockets except socketpair(2): no connect to outside daemons (ssh-agent, docker, D-Bus, tmux) and no abstract names", "enforced", ""})
+		cl = append(cl, Clause{"seccomp.unix", "no Unix sockets except stream and seqpacket socketpair(2): no connect or datagram to outside daemons (ssh-agent, docker, D-Bus, tmux, journald) and no abstract names", "enforced",
+			"datagram pairs are refused too: a datagram socket can sendto(2) any socket path"})
 	}
 	cl = append(cl, Clause{"seccomp.fastopen", "no TCP Fast Open sends (MSG_FASTOPEN on sendto/sendmsg/sendmmsg), which would reach a port without connect(2)", "enforced", ""})
 	if s.Listen {
@@ -89,7 +92,8 @@ func (s Spec) Clauses() []Clause {
 		cl = append(cl, Clause{"seccomp.listen", "no listen(2): a socket cannot autobind a port that outside clients could reach", "enforced", ""})
 	}
 	cl = append(cl,
-		Clause{"seccomp.tty", "no terminal input injection: ioctl TIOCSTI and TIOCLINUX fail, so the tool cannot type into the user's shell", "enforced", ""},
+		Clause{"seccomp.tty", "no terminal input injection or takeover: ioctl TIOCSTI, TIOCLINUX and TIOCSPGRP fail, so the tool cannot type into the user's shell, nor a process it leaves behind make itself the terminal's foreground group", "enforced",
+			"shells with job control inside the tool run without it"},
 		Clause{"seccomp.keyring", "no kernel keyring (keyctl, add_key, request_key)", "enforced", ""},
 		Clause{"seccomp.handles", "no file handles (name_to_handle_at, open_by_handle_at), which would open files by inode, around masks", "enforced", ""},
 		Clause{"seccomp.other_process", "resource limits, priority, CPU affinity, scheduling and I/O priority only of the tool's own process (prlimit64, setpriority, sched_set*, ioprio_set, migrate_pages, move_pages with another pid fail)", "enforced",
@@ -98,9 +102,9 @@ func (s Spec) Clauses() []Clause {
 			"programs that sandbox themselves with namespaces (bwrap, browsers) cannot do so inside"},
 	)
 	if s.Metadata {
-		cl = append(cl, Clause{"seccomp.metadata", "chmod, chown, utime and xattr writes are allowed; read-only mounts confine them to the write grants (EROFS elsewhere)", "enforced", ""})
+		cl = append(cl, Clause{"seccomp.metadata", "chmod, chown, utime, xattr and file attribute flag writes are allowed; read-only mounts confine them to the write grants (EROFS elsewhere)", "enforced", ""})
 	} else {
-		cl = append(cl, Clause{"seccomp.metadata", "no metadata writes (chmod, chown, utime, xattr) anywhere: Landlock has no right for them", "stricter",
+		cl = append(cl, Clause{"seccomp.metadata", "no metadata writes (chmod, chown, utime, xattr, file attribute flags) anywhere: Landlock has no right for them", "stricter",
 			"refused inside write grants too (chmod +x, cp -p, tar's modes and times fail); only setting an open descriptor's times to now (utimensat(fd, NULL, NULL), what touch does) is allowed"})
 	}
 	cl = append(cl, Clause{"seccomp.arch", "system calls of foreign ABIs (i386 and x32 on amd64, AArch32 on arm64) fail with ENOSYS", "enforced", ""})
