@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -256,11 +257,27 @@ func (s *Server) upstreamError(w http.ResponseWriter, r *http.Request, err error
 	plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+target+": "+err.Error()+"\n")
 }
 
+// Servers disagree on what a dot segment is, so the check is done as the
+// most permissive of them would read the path: a backslash separates
+// segments (IIS and several frameworks), ";params" are cut from a segment
+// (Tomcat and Jetty read "..;" as ".."), and the path is percent-decoded
+// again, up to three times (servers that decode twice see %252e%252e as
+// ".."). Any reading that yields "." or ".." refuses the request.
 func hasDotSegment(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return true
+	for range 4 {
+		for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+			if i := strings.IndexByte(seg, ';'); i >= 0 {
+				seg = seg[:i]
+			}
+			if seg == "." || seg == ".." {
+				return true
+			}
 		}
+		d, err := url.PathUnescape(p)
+		if err != nil || d == p {
+			break
+		}
+		p = d
 	}
 	return false
 }

@@ -427,3 +427,27 @@ func TestServeListenerFromFile(t *testing.T) {
 		t.Errorf("through a listener from a file: %d %q", resp.StatusCode, body)
 	}
 }
+
+// hasDotSegment reads the path as the most permissive server would.
+func TestHasDotSegment(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/api/x":                 false,
+		"/api/a..b":              false,
+		"/api/.well-known/x":     false,
+		"/api/x;v=1":             false,
+		"/api/../admin":          true,
+		"/api/./x":               true,
+		"/api/..;/admin":         true,
+		"/api/..;jsessionid=1/a": true,
+		"/api/..\\admin":         true,
+		"/api/%2e%2e/admin":      true,
+		"/api/%252e%252e/admin":  true,
+		"/api/%25252e%25252e/a":  true,
+		"/api/..%5cadmin":        true,
+		"/api/%zz/x":             false,
+	} {
+		if got := hasDotSegment(p); got != want {
+			t.Errorf("hasDotSegment(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
