@@ -32,6 +32,7 @@ func Exec(p *Plan) error {
 	if p.Namespaced {
 		return execNamespaced(p)
 	}
+	detachTerminal()
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
 	// thread must not go back to the scheduler's pool.

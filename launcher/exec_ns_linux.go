@@ -154,6 +154,7 @@ func finalizeNS(s *nsroot.Spec) error {
 	if err := json.Unmarshal(s.Extra, &x); err != nil || x.Manifest == nil {
 		return fmt.Errorf("namespaced exec: bad plan from the launcher: %v", err)
 	}
+	detachTerminal()
 	rs, err := buildRuleset(x.Manifest, x.FS, x.ABI)
 	if err != nil {
 		return err

@@ -99,7 +99,16 @@ func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*rules
 		rs.clauses = append(rs.clauses, r.Clause)
 		return nil
 	}
+	noTTY := !stdioIsTerminal()
 	for _, r := range m.Baseline {
+		if noTTY && r.Path == "/dev/tty" {
+			// A tool whose standard streams are not a terminal (JP runs
+			// tools with pipes) has no business with the controlling
+			// terminal: a process it leaves behind could read what the
+			// user types to JP next. The launcher also detaches it from
+			// the session (detachTerminal).
+			continue
+		}
 		if err := add(r, true); err != nil {
 			rs.close()
 			return nil, err
@@ -213,4 +222,28 @@ func setCloexecAbove2() error {
 		}
 	}
 	return nil
+}
+
+// stdioIsTerminal reports whether any of descriptors 0-2 is a terminal.
+func stdioIsTerminal() bool {
+	for fd := 0; fd <= 2; fd++ {
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// detachTerminal starts a new session when no standard stream is a
+// terminal, so the tool (and anything it leaves behind) has no
+// controlling terminal: /dev/tty answers ENXIO and the terminal's
+// foreground group is out of its reach. With a terminal on its streams
+// the tool keeps the caller's session, for job control; the seccomp layer
+// refuses TIOCSTI and TIOCSPGRP there. setsid fails for a process group
+// leader (a shell's foreground job); the Landlock ruleset then still
+// withholds /dev/tty.
+func detachTerminal() {
+	if !stdioIsTerminal() {
+		_, _ = unix.Setsid()
+	}
 }
