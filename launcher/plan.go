@@ -288,6 +288,8 @@ func Prepare(o *Options) (*Plan, error) {
 		// Read-only binds answer EROFS outside the write grants, so the
 		// metadata calls need no blanket refusal there.
 		spec.Metadata = true
+		// Paths outside the grants do not exist in the namespaced root.
+		spec.XattrRead = true
 		if p.proxied() {
 			// Only loopback exists in the tool's network namespace, and
 			// the proxy resolves names: TCP to it is all the tool needs,

@@ -55,6 +55,10 @@ const (
 	retErrno = 0x00050000
 	RetEPERM = retErrno | 1
 	RetNOSYS = retErrno | 38
+	// RetNODATA answers getxattr as for an attribute that is not there;
+	// RetZero makes listxattr report an empty list.
+	RetNODATA = retErrno | 61
+	RetZero   = retErrno | 0
 )
 
 // seccomp_data offsets: nr, arch, instruction pointer, then six 64-bit
@@ -156,6 +160,14 @@ func rules(spec Spec) []rule {
 	for _, n := range deniedCalls {
 		rs = append(rs, rule{n, "deny"})
 	}
+	if !spec.XattrRead {
+		for _, n := range []string{"getxattr", "lgetxattr", "getxattrat"} {
+			rs = append(rs, rule{n, "enodata"})
+		}
+		for _, n := range []string{"listxattr", "llistxattr", "listxattrat"} {
+			rs = append(rs, rule{n, "zero"})
+		}
+	}
 	if !spec.Metadata {
 		for _, n := range metadataCalls {
 			check := "deny"
@@ -246,6 +258,10 @@ func program(spec Spec, arch *Arch) ([]bpf.Instruction, error) {
 			a.jump(bpf.JumpEqual, nr, "eperm", "")
 		case "enosys":
 			a.jump(bpf.JumpEqual, nr, "nosys", "")
+		case "enodata":
+			a.jump(bpf.JumpEqual, nr, "nodata", "")
+		case "zero":
+			a.jump(bpf.JumpEqual, nr, "zero", "")
 		default:
 			a.jump(bpf.JumpEqual, nr, "body_"+r.name, "")
 			if !seen[r.name] {
@@ -265,6 +281,10 @@ func program(spec Spec, arch *Arch) ([]bpf.Instruction, error) {
 	a.emit(bpf.RetConstant{Val: RetEPERM})
 	a.label("nosys")
 	a.emit(bpf.RetConstant{Val: RetNOSYS})
+	a.label("nodata")
+	a.emit(bpf.RetConstant{Val: RetNODATA})
+	a.label("zero")
+	a.emit(bpf.RetConstant{Val: RetZero})
 	a.label("allow")
 	a.emit(bpf.RetConstant{Val: RetAllow})
 	return a.resolve()

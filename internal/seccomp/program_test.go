@@ -34,6 +34,10 @@ func reference(spec Spec, arch *Arch, auditArch, nr uint32, args [6]uint64) uint
 		deny = true
 	case "enosys":
 		return RetNOSYS
+	case "enodata":
+		return RetNODATA
+	case "zero":
+		return RetZero
 	case "ioctl":
 		for _, r := range []uint32{tiocsti, tioclinux, tiocspgrp} {
 			deny = deny || lo(1) == r
@@ -125,7 +129,7 @@ var specs = []Spec{
 	{},
 	{Inet: InetTCP},
 	{Inet: InetTCPUDP, Listen: true},
-	{Inet: InetTCP, Unix: true, Metadata: true, Listen: true},
+	{Inet: InetTCP, Unix: true, Metadata: true, Listen: true, XattrRead: true},
 	{Unix: true},
 }
 
@@ -205,6 +209,9 @@ func TestFilterCases(t *testing.T) {
 			{"utimensat with explicit times", Spec{}, nr("utimensat"), [6]uint64{3, 0, 0x7fff0000, 0}, RetEPERM},
 			{"futimens now (touch)", Spec{}, nr("utimensat"), [6]uint64{3, 0, 0, 0}, RetAllow},
 			{"read", Spec{}, 0xfff, [6]uint64{}, RetAllow},
+			{"getxattr by path", Spec{}, nr("getxattr"), [6]uint64{}, RetNODATA},
+			{"listxattr by path", Spec{}, nr("llistxattr"), [6]uint64{}, RetZero},
+			{"getxattr where only grants exist", Spec{XattrRead: true}, nr("getxattr"), [6]uint64{}, RetAllow},
 		}
 		for _, c := range cases {
 			got := run(t, c.spec, arch, arch.AuditArch, c.nr, c.args)
@@ -236,8 +243,8 @@ func TestForeignABIs(t *testing.T) {
 func TestBuildAllSpecs(t *testing.T) {
 	for _, arch := range arches {
 		for _, inet := range []Inet{"", InetNone, InetTCP, InetTCPUDP} {
-			for bits := 0; bits < 8; bits++ {
-				s := Spec{Inet: inet, Listen: bits&1 != 0, Unix: bits&2 != 0, Metadata: bits&4 != 0}
+			for bits := 0; bits < 16; bits++ {
+				s := Spec{Inet: inet, Listen: bits&1 != 0, Unix: bits&2 != 0, Metadata: bits&4 != 0, XattrRead: bits&8 != 0}
 				raw, err := Build(s, arch)
 				if err != nil {
 					t.Fatalf("%s %+v: %v", arch.Name, s, err)

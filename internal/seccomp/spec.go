@@ -38,6 +38,12 @@ type Spec struct {
 	// no right for them, so they are allowed only where read-only mounts
 	// confine them to the write grants (EROFS elsewhere).
 	Metadata bool `json:"metadata"`
+	// XattrRead allows reading extended attributes by path (getxattr,
+	// listxattr and their l/at forms). Landlock does not check them, so
+	// outside the namespaced path (where paths outside the grants do not
+	// exist) they answer as if the file had none; the descriptor forms,
+	// which need a file Landlock let the tool open, always work.
+	XattrRead bool `json:"xattr_read"`
 }
 
 // Validate refuses a spec this launcher does not understand.
@@ -106,6 +112,12 @@ func (s Spec) Clauses() []Clause {
 	} else {
 		cl = append(cl, Clause{"seccomp.metadata", "no metadata writes (chmod, chown, utime, xattr, file attribute flags) anywhere: Landlock has no right for them", "stricter",
 			"refused inside write grants too (chmod +x, cp -p, tar's modes and times fail); only setting an open descriptor's times to now (utimensat(fd, NULL, NULL), what touch does) is allowed"})
+	}
+	if s.XattrRead {
+		cl = append(cl, Clause{"seccomp.xattr_read", "extended attributes are readable by path: only the grants exist", "enforced", ""})
+	} else {
+		cl = append(cl, Clause{"seccomp.xattr_read", "extended attributes are read only through open descriptors: getxattr by path answers ENODATA and listxattr by path an empty list, so attributes of files outside the grants (user.xdg.origin.url with its tokens) stay hidden", "stricter",
+			"inside the grants too: ls shows no ACL marks, getfattr by path shows nothing"})
 	}
 	cl = append(cl, Clause{"seccomp.arch", "system calls of foreign ABIs (i386 and x32 on amd64, AArch32 on arm64) fail with ENOSYS", "enforced", ""})
 	return cl
