@@ -58,7 +58,7 @@ const (
 	// RetNODATA answers getxattr as for an attribute that is not there;
 	// RetZero makes listxattr report an empty list.
 	RetNODATA = retErrno | 61
-	RetZero   = retErrno | 0
+	RetZero   = retErrno // errno 0: the call returns 0 without running
 )
 
 // seccomp_data offsets: nr, arch, instruction pointer, then six 64-bit
