@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/emit/landlock"
@@ -111,6 +112,7 @@ func execNamespaced(p *Plan) error {
 		logw = f
 		defer f.Close()
 	}
+	debug.SetGCPercent(100) // a supervisor that may serve a proxy for long
 	child, err := nsroot.Start(spec)
 	if err != nil {
 		return fmt.Errorf("namespaced exec: %w", err)

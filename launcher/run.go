@@ -3,6 +3,7 @@ package launcher
 import (
 	"errors"
 	"io"
+	"runtime/debug"
 )
 
 // Run is `jp-policy exec`: it prepares the plan and, unless DryRun, execs
@@ -10,6 +11,13 @@ import (
 // returns a *ChildExit with the child's status. With DryRun it writes the
 // report to stdout and returns the refusal, if any.
 func Run(o *Options, stdout, stderr io.Writer) error {
+	// The exec path reads, hashes and scans policy.json once and then
+	// replaces itself: every byte it allocates is live until then, so a
+	// collection can free nothing, and on a large workspace (a 19 MB
+	// policy.json for 1,000 tools) the collector's stop-the-world spinning
+	// was most of the run. The namespaced path, which stays as a
+	// supervisor, turns collection back on before it waits.
+	debug.SetGCPercent(-1)
 	if o.Platform == "linux" {
 		o.ABI = KernelABI()
 	}
