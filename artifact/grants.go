@@ -66,7 +66,7 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 // their hash, each atomically. A crash between the two leaves the old
 // pin, which no longer matches the grants file's hash and so is read as
 // having no record (ReadReviewed falls back to the pinned policy.json).
-func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, reviewed *Policy) error {
+func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, tools map[string]string, reviewed *Policy) error {
 	gb, err := json.Marshal(ReviewedOf(reviewed))
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, rev
 	if err := atomicfile.Write(gpath, append(gb, '\n'), 0o600); err != nil {
 		return err
 	}
-	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON), GrantsSHA256: SHA256Hex(append(gb, '\n'))})
+	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON), GrantsSHA256: SHA256Hex(append(gb, '\n')), Tools: tools})
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,10 @@ type Pin struct {
 	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
 	// pin (grants.go); empty in pins written before grant reviews.
 	GrantsSHA256 string `json:"grants_sha256,omitempty"`
+	// Tools maps each tool to the hash of its exec file (DirExec), so exec
+	// verifies one small file instead of all of policy.json; nil in pins
+	// written before exec files, which exec reads the old way.
+	Tools map[string]string `json:"tools,omitempty"`
 }
 
 // PinVersion is the pin file's format.
@@ -98,27 +102,38 @@ func (e *NoPinError) Error() string {
 // the pin for (root, artifactPath). A missing pin is refused too: an
 // artifact nobody pinned is one this user never compiled here.
 func CheckPin(dataDir, root, artifactPath string, policyJSON []byte) error {
-	path := PinFile(dataDir, root, artifactPath)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &NoPinError{Artifact: artifactPath, PinDir: filepath.Dir(path)}
-	}
+	pin, err := ReadPin(dataDir, root, artifactPath)
 	if err != nil {
 		return err
 	}
-	var pin Pin
-	if err := json.Unmarshal(b, &pin); err != nil || pin.Version != PinVersion {
-		return &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
-	}
-	switch {
-	case pin.Root != root:
-		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
-	case pin.Artifact != artifactPath:
-		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
-	case pin.SHA256 != SHA256Hex(policyJSON):
+	if pin.SHA256 != SHA256Hex(policyJSON) {
 		return &TamperError{Path: artifactPath, Reason: "does not match the hash pinned when it was compiled"}
 	}
 	return nil
+}
+
+// ReadPin returns the pin for (root, artifactPath), refusing one that
+// names another root or path, and a missing one (*NoPinError).
+func ReadPin(dataDir, root, artifactPath string) (*Pin, error) {
+	path := PinFile(dataDir, root, artifactPath)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NoPinError{Artifact: artifactPath, PinDir: filepath.Dir(path)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pin Pin
+	if err := json.Unmarshal(b, &pin); err != nil || pin.Version != PinVersion {
+		return nil, &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
+	}
+	switch {
+	case pin.Root != root:
+		return nil, &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
+	case pin.Artifact != artifactPath:
+		return nil, &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
+	}
+	return &pin, nil
 }
 
 // CheckManifest verifies a platform manifest's bytes against the hash the

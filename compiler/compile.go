@@ -142,6 +142,15 @@ func Build(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One small file per tool for exec, which then reads what one tool
+	// needs whatever the size of the workspace (the pin holds each hash).
+	for name := range p.Tools {
+		b, err := marshalJSON(artifact.ExecIndexOf(p, name))
+		if err != nil {
+			return nil, err
+		}
+		files[artifact.ExecFile(name)] = b
+	}
 	sortDiags(diags)
 	p.Warnings = diags
 	b, err := marshalJSON(p)

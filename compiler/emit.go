@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"runtime"
 	"sync"
 
@@ -17,7 +16,6 @@ import (
 // toolFileName guards manifest file names: a tool name becomes a path
 // component, so anything but a plain identifier is refused rather than
 // escaped.
-var toolFileName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 // emitted is one tool's emitter output.
 type emitted struct {
@@ -67,7 +65,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (ma
 // and per-clause enforcement in the artifact. It touches only this tool's
 // entry of p, so tools can be emitted concurrently.
 func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]byte) (map[string][]emit.Clause, error) {
-	if !toolFileName.MatchString(name) {
+	if !artifact.ToolFileNameOK(name) {
 		return nil, fmt.Errorf("tool name %q cannot be used as a file name", name)
 	}
 	at := p.Tools[name]

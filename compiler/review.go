@@ -189,7 +189,7 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 	if err != nil {
 		return out, err
 	}
-	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.Files[artifact.FileName], reviewed); err != nil {
+	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.Files[artifact.FileName], artifact.ExecHashes(res.Files), reviewed); err != nil {
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
 	return out, nil

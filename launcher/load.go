@@ -1,6 +1,7 @@
 package launcher
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -63,6 +64,15 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	if strict {
 		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
+		}
+	}
+	// The pin names each tool's exec file hash (compiled by this version):
+	// read that one small file instead of all of policy.json, so the cost
+	// does not grow with the number of tools. Any other case (no pin, an
+	// older pin, a mismatch) takes the full read below, which reports it.
+	if dataDir, err := config.UserDataDir(os.Getenv); err == nil {
+		if pin, err := artifact.ReadPin(dataDir, root, artifactPath); err == nil && pin.Tools != nil {
+			return resolveExecIndex(root, artifactPath, pin, tool, platform)
 		}
 	}
 	b, err := readNoFollow(artifactPath)
@@ -160,7 +170,7 @@ func readVerified(path, sum string) ([]byte, error) {
 		return nil, &artifact.TamperError{Path: path, Reason: "has no recorded hash in policy.json"}
 	}
 	if artifact.SHA256Hex(b) != sum {
-		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash recorded in policy.json"}
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash recorded when it was compiled"}
 	}
 	return b, nil
 }
@@ -244,4 +254,60 @@ func checkLayerChain(root string, inputs []artifact.Input) error {
 		}
 	}
 	return nil
+}
+
+// resolveExecIndex is resolveManifest's path through the tool's exec file
+// (artifact.ExecIndex), verified against the hash the pin holds for it.
+func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool, platform string) (*located, error) {
+	want, ok := pin.Tools[tool]
+	rel := artifact.ExecFile(tool)
+	if !ok || rel == "" {
+		names := make([]string, 0, len(pin.Tools))
+		for n := range pin.Tools {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
+	}
+	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
+	b, err := readNoFollow(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in the pin is missing; run `jp-policy compile`"}
+	}
+	if errors.Is(err, errIsSymlink) {
+		return nil, &ArtifactLinkError{Path: path}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if artifact.SHA256Hex(b) != want {
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash pinned when it was compiled"}
+	}
+	var x artifact.ExecIndex
+	if err := json.Unmarshal(b, &x); err != nil {
+		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
+	}
+	if x.Format != artifact.FormatVersion {
+		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", path, x.Format, artifact.FormatVersion)
+	}
+	if x.Root != root {
+		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
+	}
+	if err := verifyInputs(x.Inputs); err != nil {
+		return nil, err
+	}
+	if err := checkLayerChain(root, x.Inputs); err != nil {
+		return nil, err
+	}
+	if !x.Tool.Enabled {
+		return nil, &ToolDisabledError{Tool: tool}
+	}
+	mrel, ok := x.Tool.Manifests[platform]
+	if !ok || mrel == "" {
+		return nil, &NoManifestError{Tool: tool, Platform: platform}
+	}
+	if !filepath.IsAbs(mrel) {
+		mrel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(mrel))
+	}
+	return &located{Manifest: mrel, Digest: x.Digest, Root: x.Root, Env: x.Tool.Access.Env, Commands: x.Tool.Access.Commands, Net: x.Tool.Access.Net, SHA256: x.Tool.ManifestSHA256[platform]}, nil
 }
