@@ -58,11 +58,17 @@ func writeDir(dir string, files map[string][]byte) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := writeSync(p, files[name]); err != nil {
+		if err := writeNew(p, files[name]); err != nil {
 			return err
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	// Durable once, not per file (a 1,000-tool artifact is 5,000 files):
+	// exec verifies every file it uses against hashes pinned outside the
+	// workspace, so a file a crash left torn is refused, never applied.
+	if err := syncTree(tmp); err != nil {
 		return err
 	}
 	var old string
@@ -85,16 +91,12 @@ func writeDir(dir string, files map[string][]byte) error {
 	return nil
 }
 
-func writeSync(path string, data []byte) error {
+func writeNew(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
 		f.Close()
 		return err
 	}
