@@ -15,9 +15,10 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// leanArtifact is the part of policy.json the launcher needs. Decoding
-// into it skips rule origins, warnings and enforcement tables, which the
-// exec path never looks at.
+// leanArtifact is the part of policy.json the launcher needs when the pin
+// lists no per-tool exec files (an artifact compiled before them).
+// Decoding into it skips rule origins, warnings and enforcement tables,
+// which the exec path never looks at.
 type leanArtifact struct {
 	Format int                 `json:"format"`
 	Root   string              `json:"root"`
@@ -26,20 +27,9 @@ type leanArtifact struct {
 	Tools  map[string]leanTool `json:"tools"`
 }
 
-// leanTool is the part of one artifact tool the launcher needs.
-type leanTool struct {
-	Enabled bool `json:"enabled"`
-	// Only the parts of the policy that are not in every platform's
-	// manifest: macOS takes env and commands from here.
-	Access struct {
-		Env      []policy.EnvRule              `json:"env"`
-		Commands map[string]policy.CommandRule `json:"commands"`
-		// Net feeds the filtering proxy of the namespaced path.
-		Net []policy.NetRule `json:"net"`
-	} `json:"access"`
-	Manifests      map[string]string `json:"manifests"`
-	ManifestSHA256 map[string]string `json:"manifest_sha256"`
-}
+// leanTool is the part of one artifact tool the launcher needs: the same
+// fields as a tool's exec file.
+type leanTool = artifact.ExecTool
 
 // located is what the artifact says about one tool on one platform.
 type located struct {
@@ -96,16 +86,8 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", artifactPath, err)
 	}
-	if a.Format != artifact.FormatVersion {
-		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
-	}
-	if a.Root != root {
-		return nil, &MismatchError{Manifest: artifactPath, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", a.Root, root)}
-	}
-	if err := verifyInputs(a.Inputs); err != nil {
-		return nil, err
-	}
-	if err := checkLayerChain(root, a.Inputs); err != nil {
+	x := &artifact.ExecIndex{Format: a.Format, Root: a.Root, Digest: a.Digest, Inputs: a.Inputs}
+	if err := checkCurrent(artifactPath, root, x); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -113,6 +95,31 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 		sort.Strings(names)
 		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 	}
+	x.Tool = t
+	return locatedFor(artifactPath, x, tool, platform)
+}
+
+// checkCurrent checks what both read paths share: the format, that the
+// artifact was compiled for this workspace root, and that it is current
+// (every input unchanged, no new layer for the working directory). src
+// names the file read, for messages.
+func checkCurrent(src, root string, x *artifact.ExecIndex) error {
+	if x.Format != artifact.FormatVersion {
+		return fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.FormatVersion)
+	}
+	if x.Root != root {
+		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
+	}
+	if err := verifyInputs(x.Inputs); err != nil {
+		return err
+	}
+	return checkLayerChain(root, x.Inputs)
+}
+
+// locatedFor is the tool's manifest for platform and what else exec needs
+// of it, once the artifact is known to be this workspace's and current.
+func locatedFor(artifactPath string, x *artifact.ExecIndex, tool, platform string) (*located, error) {
+	t := x.Tool
 	if !t.Enabled {
 		return nil, &ToolDisabledError{Tool: tool}
 	}
@@ -123,7 +130,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Digest: a.Digest, Root: a.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[platform]}, nil
+	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[platform]}, nil
 }
 
 // checkRealDirs refuses when any of dirs below root is a symlink (or not a
@@ -287,27 +294,8 @@ func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool, platfo
 	if err := json.Unmarshal(b, &x); err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
 	}
-	if x.Format != artifact.FormatVersion {
-		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", path, x.Format, artifact.FormatVersion)
-	}
-	if x.Root != root {
-		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
-	}
-	if err := verifyInputs(x.Inputs); err != nil {
+	if err := checkCurrent(path, root, &x); err != nil {
 		return nil, err
 	}
-	if err := checkLayerChain(root, x.Inputs); err != nil {
-		return nil, err
-	}
-	if !x.Tool.Enabled {
-		return nil, &ToolDisabledError{Tool: tool}
-	}
-	mrel, ok := x.Tool.Manifests[platform]
-	if !ok || mrel == "" {
-		return nil, &NoManifestError{Tool: tool, Platform: platform}
-	}
-	if !filepath.IsAbs(mrel) {
-		mrel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(mrel))
-	}
-	return &located{Manifest: mrel, Digest: x.Digest, Root: x.Root, Env: x.Tool.Access.Env, Commands: x.Tool.Access.Commands, Net: x.Tool.Access.Net, SHA256: x.Tool.ManifestSHA256[platform]}, nil
+	return locatedFor(artifactPath, &x, tool, platform)
 }
