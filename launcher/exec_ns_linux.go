@@ -4,6 +4,7 @@ package launcher
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,7 +95,7 @@ func execNamespaced(p *Plan) error {
 	if p.proxied() {
 		// The only TCP endpoint in the namespace is the proxy.
 		c := *m
-		c.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{proxyPort}, BindTCP: []uint16{}}
+		c.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
 		mm = &c
 		spec.Listen = []string{ProxyAddr}
 	}
@@ -134,13 +135,16 @@ func execNamespaced(p *Plan) error {
 	return &ChildExit{Code: code}
 }
 
-// proxyPort is ProxyAddr's port, for the Landlock rule inside.
-const proxyPort = 3128
-
 // proxyFor is the filtering proxy for a tool's net rules: every request
 // is decided by package policy, the same engine as `jp-policy check net`,
 // and names are resolved here, outside the sandbox.
 func proxyFor(root string, rules []policy.NetRule, log io.Writer) (*netproxy.Server, error) {
+	if len(rules) == 0 {
+		// An empty net list reads as unrestricted (RFD 076); a tool on
+		// this path has ports in its manifest, so no rules means the plan
+		// lost them: serve nothing rather than everything.
+		return nil, errors.New("the tool's net rules are missing from the plan")
+	}
 	k, err := policy.NewChecker(root, &policy.AccessPolicy{Net: rules})
 	if err != nil {
 		return nil, err

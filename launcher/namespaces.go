@@ -40,7 +40,10 @@ func namespacedOK(m *landlock.Manifest) error {
 // network namespace. The namespace is private and holds only loopback, so
 // a fixed port is always free, and the environment can name it before
 // the listener exists.
-const ProxyAddr = "127.0.0.1:3128"
+const (
+	ProxyPort = 3128
+	ProxyAddr = "127.0.0.1:3128" // ProxyPort on loopback (TestProxyAddr)
+)
 
 // withProxy points HTTP clients, curl, git, Python and SOCKS-aware tools
 // at the proxy: netproxy.Env's variables replace any of the same name.

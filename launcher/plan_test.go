@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -389,5 +390,11 @@ func TestPrepareRefusesForeignRoot(t *testing.T) {
 	var mm *MismatchError
 	if !errors.As(err, &mm) || !strings.Contains(err.Error(), "compiled for the workspace /elsewhere") {
 		t.Fatalf("got %v, want a MismatchError naming the other root", err)
+	}
+}
+
+func TestProxyAddr(t *testing.T) {
+	if ProxyAddr != "127.0.0.1:"+strconv.Itoa(ProxyPort) {
+		t.Fatalf("ProxyAddr %s does not use ProxyPort %d", ProxyAddr, ProxyPort)
 	}
 }

@@ -62,6 +62,25 @@ func nsPlan(live []emit.AbsRule) *NSPlan {
 			p.Protected = append(p.Protected, c)
 		}
 	}
+	// A mount point cannot be renamed or removed (EBUSY), but its parent
+	// directories can: `mv .git .git-old && mkdir -p .git/hooks` would
+	// leave the read-only hooks behind and put writable ones where git
+	// looks. So every directory between a writable bind and a protected
+	// or masked path becomes a mount point too: a read-write bind of
+	// itself, which changes no right.
+	bound := map[string]bool{}
+	for _, b := range p.Binds {
+		bound[b.Path] = true
+	}
+	for _, t := range append(append([]string(nil), p.Protected...), p.Masks...) {
+		for d := filepath.Dir(t); !bound[d] && d != filepath.Dir(d); d = filepath.Dir(d) {
+			if !writableAt(p.Binds, d) {
+				break // a read-only bind above: nothing below it moves
+			}
+			p.Binds = append(p.Binds, NSBind{Path: d, RW: true})
+			bound[d] = true
+		}
+	}
 	sort.Slice(p.Binds, func(i, j int) bool { return p.Binds[i].Path < p.Binds[j].Path })
 	sort.Strings(p.Masks)
 	sort.Strings(p.Protected)
