@@ -38,7 +38,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/jp-policy/jp-policy/launcher"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 )
 
 // lean TOOL CMD...: jp-policy exec -t TOOL -- CMD... in the current workspace.
@@ -50,8 +50,8 @@ func main() {
 	}
 }
 GO
-printf '{"Replace":{"%s/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./launcher/internal/leanbench)
+printf '{"Replace":{"%s/internal/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./internal/launcher/internal/leanbench)
 GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
 cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
 (cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/go-floor" bench/floor/gofloor.go)

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/policytest"
 	"github.com/jp-policy/jp-policy/policy"
-	"github.com/jp-policy/jp-policy/policy/policytest"
 )
 
 // TestPropertyConfinement checks, over random trees and policies, that

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jp-policy/jp-policy/approvals"
-	"github.com/jp-policy/jp-policy/mount"
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/mount"
 	"github.com/jp-policy/jp-policy/policy"
 )
 

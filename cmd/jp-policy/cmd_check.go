@@ -9,10 +9,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/configdelta"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 	"github.com/jp-policy/jp-policy/policy"
-	"github.com/jp-policy/jp-policy/tomlpos"
 )
 
 // compileToolPolicy compiles one tool's policy from the config layers and

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/jp-policy/jp-policy/compiler"
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
 	"golang.org/x/term"
 )
 

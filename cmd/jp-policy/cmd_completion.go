@@ -7,8 +7,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/jp-policy/jp-policy/completion"
-	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/completion"
+	"github.com/jp-policy/jp-policy/internal/config"
 )
 
 // CompletionCmd prints a completion script generated from this very

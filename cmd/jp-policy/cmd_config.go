@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
 // ConfigCmd prints the merged tool config with where each value came from.

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/artifact"
-	"github.com/jp-policy/jp-policy/compiler"
-	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/gitsnap"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
 )

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/launcher"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 )
 
 // ExecCmd is `jp-policy exec`: run a command under a tool's compiled

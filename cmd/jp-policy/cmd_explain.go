@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 
-	"github.com/jp-policy/jp-policy/compiler"
+	"github.com/jp-policy/jp-policy/internal/compiler"
 	"github.com/jp-policy/jp-policy/policy"
 )
 

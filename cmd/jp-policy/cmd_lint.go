@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/jp-policy/jp-policy/approvals"
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/diag"
-	"github.com/jp-policy/jp-policy/lint"
-	"github.com/jp-policy/jp-policy/lint/report"
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/lint/report"
 )
 
 // LintCmd checks the merged config for policy problems.

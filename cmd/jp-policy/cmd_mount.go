@@ -13,9 +13,9 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/jp-policy/jp-policy/approvals"
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/mount"
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/mount"
 )
 
 // MountCmd links an external path into the workspace and grants tools

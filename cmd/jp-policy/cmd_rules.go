@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/jp-policy/jp-policy/lint"
+	"github.com/jp-policy/jp-policy/internal/lint"
 )
 
 // RulesCmd lists the lint rule catalogue or describes one rule.

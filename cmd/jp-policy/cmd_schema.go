@@ -1,6 +1,6 @@
 package main
 
-import "github.com/jp-policy/jp-policy/config"
+import "github.com/jp-policy/jp-policy/internal/config"
 
 // SchemaCmd prints the embedded JSON Schema for editors and CI.
 type SchemaCmd struct{}

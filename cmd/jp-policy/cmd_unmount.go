@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/jp-policy/jp-policy/mount"
+	"github.com/jp-policy/jp-policy/internal/mount"
 )
 
 // UnmountCmd removes what `mount` made (RFD D43 `--no-mount`).

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/jp-policy/jp-policy/attachuri"
+	"github.com/jp-policy/jp-policy/internal/attachuri"
 )
 
 // URICmd prints the attachment URI JP records for a path (RFD D03).

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/artifact"
-	"github.com/jp-policy/jp-policy/compiler"
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/launcher"
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 )
 
 // execRecompiler gives the launcher the compiler for the stale path: it

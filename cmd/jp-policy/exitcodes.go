@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"os/exec"
 
-	"github.com/jp-policy/jp-policy/compiler"
-	"github.com/jp-policy/jp-policy/launcher"
+	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 )
 
 // exec's exit codes follow env(1), timeout(1), chroot(8) and docker run:

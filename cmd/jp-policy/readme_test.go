@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/launcher"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 )
 
 // exitCommentRE finds the exit status a README command is documented to

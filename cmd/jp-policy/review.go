@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jp-policy/jp-policy/compiler"
+	"github.com/jp-policy/jp-policy/internal/compiler"
 )
 
 // compileReviewed runs compiler.CompileReviewed and shows the grant diff

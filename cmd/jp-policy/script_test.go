@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/launcher"
 	"github.com/jp-policy/jp-policy/internal/testfixture"
-	"github.com/jp-policy/jp-policy/launcher"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/config"
+	"github.com/jp-policy/jp-policy/internal/config"
 )
 
 // noWorkspaceError: the directory a command was pointed at (or the working

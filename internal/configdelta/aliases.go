@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/tomlpos"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // Aliases is the model alias map jp-policy could read from the workspace

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/diag"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/suggest"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 	"github.com/jp-policy/jp-policy/policy"
-	"github.com/jp-policy/jp-policy/suggest"
-	"github.com/jp-policy/jp-policy/tomlpos"
 )
 
 // Leaf is one concrete change an outcome asks for: a write of one config

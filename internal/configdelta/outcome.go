@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/diag"
-	"github.com/jp-policy/jp-policy/tomlpos"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // InvalidError is one structural problem of an outcome (RFD 078's

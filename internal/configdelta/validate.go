@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/config"
-	"github.com/jp-policy/jp-policy/diag"
-	"github.com/jp-policy/jp-policy/tomlpos"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // validateTools holds the partial config to the schema package config

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/artifact"
+	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/policy"
 )
 

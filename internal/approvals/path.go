@@ -1,0 +1,24 @@
+package approvals
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/config"
+)
+
+// DefaultPath is where JP keeps the approvals of the workspace at root:
+// <user-workspace-storage>/approvals.json (RFD D43 "Storage"), the same
+// directory JP's FsStorageBackend::user_storage_with_path resolves, i.e.
+// <user_data_dir>/workspace/<slug>-<id>/approvals.json.
+func DefaultPath(root string, getenv func(string) string) (string, error) {
+	dir, err := config.UserWorkspaceDir(root, getenv)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", &NoIDError{Root: root, Err: err}
+	}
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, FileName), nil
+}

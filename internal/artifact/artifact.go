@@ -1,0 +1,228 @@
+package artifact
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// FormatVersion is the artifact format; readers refuse other versions.
+const FormatVersion = 1
+
+// FileName is the artifact's name inside the output directory.
+const FileName = "policy.json"
+
+// DefaultDir is the output directory relative to the workspace root.
+const DefaultDir = ".jp/policy"
+
+// Platform manifest directories inside the output directory.
+const (
+	DirSBPL     = "sbpl"
+	DirLandlock = "landlock"
+	DirWinJob   = "winjob"
+)
+
+// Input is one thing the compiler read. SHA256 is empty when the input was
+// looked for and absent (a .jp.toml that may be created later must still
+// make the artifact stale when it appears).
+type Input struct {
+	Kind   string `json:"kind"` // "layer", "candidate", "symlink", "approvals", "env"
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Target is a symlink's canonical target ("" when broken).
+	Target string `json:"target,omitempty"`
+}
+
+// RuleOrigin says where one compiled rule was written.
+type RuleOrigin struct {
+	Kind  string        `json:"kind"`  // "fs", "net", "env", "config", "commands"
+	Index int           `json:"index"` // index in the compiled list (fs/net/env/config)
+	Key   string        `json:"key,omitempty"`
+	Pos   diag.Position `json:"pos"`
+}
+
+// Tool is one compiled local tool.
+type Tool struct {
+	Source    string              `json:"source"`
+	Enabled   bool                `json:"enabled"`
+	Defaulted bool                `json:"defaulted"`
+	Access    policy.AccessPolicy `json:"access"`
+	Grants    []emit.Grant        `json:"grants"`
+	Origins   []RuleOrigin        `json:"origins"`
+	Warnings  []diag.Diagnostic   `json:"warnings"`
+	// Enforcement maps a platform ("linux", "darwin", "windows") to the
+	// status of every clause there; the manifests (and `explain`) carry
+	// each clause's full description.
+	Enforcement map[string][]ClauseStatus `json:"enforcement"`
+	// Manifests maps a platform to its manifest path, relative to the
+	// artifact's directory.
+	Manifests map[string]string `json:"manifests"`
+	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
+	// so a launcher can tell a manifest changed after compile.
+	ManifestSHA256 map[string]string `json:"manifest_sha256"`
+}
+
+// ClauseStatus is the artifact's summary of one clause on one platform:
+// enforced, or degraded / cooperative-only and how.
+type ClauseStatus struct {
+	ID     string      `json:"id"`
+	Status emit.Status `json:"status"`
+	How    string      `json:"how,omitempty"`
+}
+
+// Summarize reduces clauses to their statuses; How is kept only where
+// something is not fully enforced, which is what a reader of the artifact
+// needs to know.
+func Summarize(clauses []emit.Clause) []ClauseStatus {
+	out := make([]ClauseStatus, len(clauses))
+	for i, c := range clauses {
+		out[i] = ClauseStatus{ID: c.ID, Status: c.Status}
+		if c.Status != emit.Enforced {
+			out[i].How = c.How
+		}
+	}
+	return out
+}
+
+// Policy is the whole artifact.
+type Policy struct {
+	Format    int              `json:"format"`
+	Generator string           `json:"generator"`
+	Root      string           `json:"root"`
+	Digest    string           `json:"digest"`
+	Inputs    []Input          `json:"inputs"`
+	Tools     map[string]*Tool `json:"tools"`
+	// Warnings are every finding of the compile (lint warnings and
+	// dropped rules), sorted.
+	Warnings []diag.Diagnostic `json:"warnings"`
+}
+
+// ErrStale is returned (wrapped in *StaleError) when an input changed since
+// the artifact was compiled.
+var ErrStale = errors.New("the compiled policy is stale")
+
+// StaleError names the input that changed.
+type StaleError struct {
+	Input Input
+	Now   string // what was found instead ("absent", a new hash or target)
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%v: %s %s changed (was %s, now %s); run `jp-policy compile`",
+		ErrStale, e.Input.Kind, e.Input.Path, e.Input.describe(), e.Now)
+}
+
+func (e *StaleError) Unwrap() error { return ErrStale }
+
+func (in Input) describe() string {
+	switch {
+	case in.Kind == "symlink":
+		if in.Target == "" {
+			return "broken"
+		}
+		return "-> " + in.Target
+	case in.SHA256 == "":
+		return "absent"
+	default:
+		return "sha256:" + in.SHA256[:12]
+	}
+}
+
+// HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
+func HashFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return SHA256Hex(b), nil
+}
+
+// HashEnv is how an "env" input records a variable's value: the compiler
+// hashes what it read, the launcher what it is given, and the two must
+// agree.
+func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
+
+// Digest computes the artifact digest over its inputs, independent of
+// their order.
+func Digest(inputs []Input) string {
+	sorted := append([]Input(nil), inputs...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if sorted[i].Kind != sorted[j].Kind {
+			return sorted[i].Kind < sorted[j].Kind
+		}
+		return sorted[i].Path < sorted[j].Path
+	})
+	h := sha256.New()
+	for _, in := range sorted {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", in.Kind, in.Path, in.SHA256, in.Target)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Verify re-reads every file and symlink input and returns a *StaleError
+// for the first one that changed. "env" inputs are checked by the caller,
+// which knows the environment the artifact is used in.
+func Verify(p *Policy) error {
+	for _, in := range p.Inputs {
+		switch in.Kind {
+		case "symlink":
+			now, err := filepath.EvalSymlinks(in.Path)
+			if err != nil {
+				now = ""
+			}
+			if now != in.Target {
+				shown := now
+				if shown == "" {
+					shown = "broken"
+				} else {
+					shown = "-> " + shown
+				}
+				return &StaleError{Input: in, Now: shown}
+			}
+		case "env":
+			continue
+		default:
+			now, err := HashFile(in.Path)
+			if err != nil {
+				return fmt.Errorf("checking artifact input %s: %w", in.Path, err)
+			}
+			if now != in.SHA256 {
+				shown := "absent"
+				if now != "" {
+					shown = "sha256:" + now[:12]
+				}
+				return &StaleError{Input: in, Now: shown}
+			}
+		}
+	}
+	return nil
+}
+
+// Read loads an artifact and checks its format version.
+func Read(path string) (*Policy, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p Policy
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", path, err)
+	}
+	if p.Format != FormatVersion {
+		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", path, p.Format, FormatVersion)
+	}
+	return &p, nil
+}

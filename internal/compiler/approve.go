@@ -1,0 +1,186 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/lint"
+)
+
+// MountPrompt is what the user is shown before an external target is
+// trusted (RFD D43 "Approval lifecycle").
+type MountPrompt struct {
+	RulePath string // workspace-relative lexical path of the symlink
+	Target   string // canonical absolute target now
+	Previous string // the approved target before a retarget; "" when new
+	Grants   []ToolGrant
+}
+
+// ToolGrant lists what one tool may do under a mount.
+type ToolGrant struct {
+	Tool string
+	Caps []string
+}
+
+// Prompter asks the user. Implementations must default to "no".
+type Prompter interface {
+	ApproveMount(MountPrompt) (bool, error)
+}
+
+func openApprovals(opts *Options, root string) (*approvals.Store, string, []diag.Diagnostic, error) {
+	path := opts.ApprovalsFile
+	if path == "" {
+		p, err := approvals.DefaultPath(root, opts.getenv)
+		if errors.Is(err, fs.ErrNotExist) {
+			// No .jp/.id: JP has no user storage for this workspace, so
+			// nothing can have been approved. Approving now fails with a
+			// clear message instead of inventing a location.
+			return approvals.New(""), "", nil, nil
+		}
+		if err != nil {
+			return nil, "", nil, err
+		}
+		path = p
+	}
+	store, warns, err := approvals.Load(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return store, path, warns, nil
+}
+
+func runLint(l *config.Loaded, store *approvals.Store, storePath string, opts *Options) []diag.Diagnostic {
+	home, _ := os.UserHomeDir()
+	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: storePath})
+	// Broken links and unapproved targets are the compiler's own business:
+	// it prompts, or drops the rule with a warning naming the command to
+	// approve it, so lint's JP105/JP106 would say the same thing twice.
+	out := all[:0]
+	for _, d := range all {
+		if d.Rule != "JP105" && d.Rule != "JP106" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// externalUse is one external rule path as used by any tool.
+type externalUse struct {
+	target string
+	grants []ToolGrant
+	pos    diag.Position
+}
+
+// approveExternal runs the D43 lifecycle once per external rule path,
+// whatever number of tools use it, and returns the approved target of
+// each rule path that may be compiled.
+func approveExternal(opts *Options, root string, l *config.Loaded, names []string,
+	bound map[string][]boundRule, store *approvals.Store, storePath string) (map[string]string, []diag.Diagnostic, error) {
+
+	uses := map[string]*externalUse{}
+	for _, name := range names {
+		for _, br := range bound[name] {
+			if br.Drop || !br.Bound.External {
+				continue
+			}
+			u := uses[br.Bound.Lexical]
+			if u == nil {
+				u = &externalUse{target: br.Bound.Abs, pos: br.Src.Pos}
+				uses[br.Bound.Lexical] = u
+			}
+			u.grants = append(u.grants, ToolGrant{Tool: name, Caps: capsOf(br.Src)})
+		}
+	}
+	paths := make([]string, 0, len(uses))
+	for p := range uses {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+
+	approved := map[string]string{}
+	var warns []diag.Diagnostic
+	dirty := false
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	for _, rp := range paths {
+		u := uses[rp]
+		st := store.Classify(rp, u.target)
+		if st.Kind == approvals.Approved {
+			approved[rp] = u.target
+			continue
+		}
+		prev := ""
+		if st.Kind == approvals.Retargeted {
+			prev = st.Previous
+		}
+		if storePath == "" {
+			// No .jp/.id: an approval could not be recorded, so asking
+			// would waste the answer. Say why and how to fix it instead.
+			noID := &approvals.NoIDError{Root: root}
+			w := dropWarning(rp, u, prev, "the workspace has no .jp/.id, so no approval can be recorded")
+			w.Help = noID.Fix() + ", then compile again"
+			warns = append(warns, w)
+			continue
+		}
+		if opts.Prompter != nil {
+			ok, err := opts.Prompter.ApproveMount(MountPrompt{RulePath: rp, Target: u.target, Previous: prev, Grants: u.grants})
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				store.Approve(rp, u.target, now())
+				approved[rp] = u.target
+				dirty = true
+				continue
+			}
+			warns = append(warns, dropWarning(rp, u, prev, "you declined the target"))
+			continue
+		}
+		reason := "its target is not approved"
+		if prev != "" {
+			reason = fmt.Sprintf("its target changed from %s (retargeted)", prev)
+		}
+		warns = append(warns, dropWarning(rp, u, prev, reason))
+	}
+	if dirty {
+		// The user approved something: that is the only case in which a
+		// corrupt store may be replaced.
+		if storePath == "" {
+			return nil, nil, &approvals.NoIDError{Root: root}
+		}
+		if err := store.Save(true); err != nil {
+			return nil, nil, fmt.Errorf("recording approvals in %s: %w", storePath, err)
+		}
+	}
+	return approved, warns, nil
+}
+
+func dropWarning(rp string, u *externalUse, prev, reason string) diag.Diagnostic {
+	tools := make([]string, len(u.grants))
+	for i, g := range u.grants {
+		tools[i] = g.Tool
+	}
+	return diag.Diagnostic{
+		Pos:      u.pos,
+		Severity: diag.Warning,
+		Rule:     "compile",
+		Message:  fmt.Sprintf("external rule %q -> %s dropped for %v: %s", rp, u.target, tools, reason),
+		Help:     fmt.Sprintf("if you trust this target, run `jp-policy approvals approve %s` (or compile on a terminal to be asked), then compile again", rp),
+	}
+}
+
+// capsOf names the capabilities a written rule grants, through the
+// policy package's own accessors so `write` expands exactly as it will be
+// enforced.
+func capsOf(r config.FsRule) []string {
+	return wireFs(r, "").GrantedNames()
+}

@@ -1,0 +1,188 @@
+package compiler
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Explain writes the human view of one compiled tool (or of every tool
+// when name is ""): each rule with its origin and what it grants, whether
+// the tool was defaulted, and per platform what is enforced, degraded or
+// cooperative-only. It is the page a user reads to understand a denial.
+func Explain(w io.Writer, res *Result, name string) error {
+	names := []string{name}
+	if name == "" {
+		names = names[:0]
+		for n := range res.Artifact.Tools {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	} else if err := res.checkTool(name); err != nil {
+		return err
+	}
+	for i, n := range names {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		explainTool(w, res, n, res.Artifact.Tools[n])
+	}
+	return nil
+}
+
+func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
+	state := "enabled"
+	if !t.Enabled {
+		state = "disabled"
+	}
+	fmt.Fprintf(w, "tool %s (source %s, %s)\n", name, t.Source, state)
+	if t.Defaulted {
+		fmt.Fprintln(w, "  no `access` config: RFD 075's default policy applies (workspace read-write, no network, minimal environment, any command)")
+	}
+	origin := func(kind string, idx int, key string) string {
+		for _, o := range t.Origins {
+			if o.Kind == kind && o.Index == idx && o.Key == key {
+				return shortPos(res.Root, o.Pos)
+			}
+		}
+		if t.Defaulted {
+			return "default policy"
+		}
+		return "materialised by jp-policy"
+	}
+
+	fmt.Fprintln(w, "\n  filesystem (longest matching path wins; ties go to the later rule; no match is denied):")
+	if len(t.Access.FS) == 0 {
+		fmt.Fprintln(w, "    (no rules) the whole workspace, every capability, confined to the workspace")
+	}
+	for i, r := range t.Access.FS {
+		path := r.LexicalPath
+		if path == "" {
+			path = "."
+		}
+		if r.External && r.ApprovedTarget != nil {
+			path += " -> " + *r.ApprovedTarget + " (external, approved)"
+		}
+		fmt.Fprintf(w, "    [%d] %-28s %-34s %s\n", i, path, capList(r), origin("fs", i, ""))
+	}
+
+	fmt.Fprintln(w, "\n  network (host exact; port defaults to the scheme's; longest match wins; no match is denied):")
+	if len(t.Access.Net) == 0 {
+		fmt.Fprintln(w, "    (no rules) unrestricted for the tool's own checks; the OS layer denies all TCP")
+	}
+	for i, r := range t.Access.Net {
+		verdict := "deny"
+		if r.Allow {
+			verdict = "allow"
+		}
+		fmt.Fprintf(w, "    [%d] %-5s %-48s %s\n", i, verdict, netTarget(r), origin("net", i, ""))
+	}
+
+	fmt.Fprintln(w, "\n  environment (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ... always pass unless a rule denies them):")
+	for i, r := range t.Access.Env {
+		verdict := "deny"
+		if r.Read {
+			verdict = "pass"
+		}
+		fmt.Fprintf(w, "    [%d] %-5s %-30s %s\n", i, verdict, r.Name, origin("env", i, ""))
+	}
+
+	fmt.Fprintln(w, "\n  commands:")
+	if t.Access.Commands == nil {
+		fmt.Fprintln(w, "    any program may run")
+	} else {
+		progs := make([]string, 0, len(t.Access.Commands))
+		for p := range t.Access.Commands {
+			progs = append(progs, p)
+		}
+		sort.Strings(progs)
+		for _, p := range progs {
+			c := t.Access.Commands[p]
+			args := "any arguments"
+			if c.Args != nil {
+				var alts []string
+				for _, a := range c.Args {
+					alts = append(alts, strings.Join(a, " "))
+				}
+				args = "arguments starting with: " + strings.Join(alts, " | ")
+			}
+			fmt.Fprintf(w, "    %-12s %s   %s\n", p, args, origin("commands", 0, p))
+		}
+	}
+
+	if len(t.Access.Config) > 0 {
+		fmt.Fprintln(w, "\n  config (RFD 078; longest dotted path wins, `*` is one segment):")
+		for i, r := range t.Access.Config {
+			var caps []string
+			if r.Read {
+				caps = append(caps, "read")
+			}
+			if r.Write != policy.ConfigWriteDeny {
+				caps = append(caps, "write="+string(r.Write))
+			}
+			if r.Delete {
+				caps = append(caps, "delete")
+			}
+			fmt.Fprintf(w, "    [%d] %-36s %-30s apply=%s  %s\n", i, r.Path, strings.Join(caps, ", "), r.Apply, origin("config", i, ""))
+		}
+	}
+
+	fmt.Fprintln(w, "\n  enforcement:")
+	for _, plat := range []string{"linux", "darwin", "windows"} {
+		clauses := res.Clauses[name][plat]
+		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
+		for _, c := range clauses {
+			line := fmt.Sprintf("      %-26s %-11s %s", c.ID, c.Status, c.What)
+			if c.How != "" {
+				line += " — " + c.How
+			}
+			if c.MinABI > 0 {
+				line += fmt.Sprintf(" (Landlock ABI %d+)", c.MinABI)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if len(t.Warnings) > 0 {
+		fmt.Fprintln(w, "\n  warnings:")
+		for _, d := range t.Warnings {
+			fmt.Fprintf(w, "    %s\n", d.String())
+		}
+	}
+}
+
+func capList(r policy.FsRule) string {
+	caps := r.GrantedNames()
+	if len(caps) == 0 {
+		return "nothing (denied)"
+	}
+	return strings.Join(caps, ", ")
+}
+
+func netTarget(r policy.NetRule) string {
+	s := r.Host
+	if r.Scheme != nil {
+		s = *r.Scheme + "://" + s
+	}
+	if r.Port != nil {
+		s += fmt.Sprintf(":%d", *r.Port)
+	}
+	if r.PathPrefix != nil {
+		s += *r.PathPrefix
+	}
+	return s
+}
+
+// shortPos renders a position relative to the workspace root when it is
+// inside it, so explain output stays readable.
+func shortPos(root string, p diag.Position) string {
+	if rel, err := filepath.Rel(root, p.File); err == nil && !strings.HasPrefix(rel, "..") {
+		p.File = rel
+	}
+	return p.String()
+}

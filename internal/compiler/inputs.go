@@ -1,0 +1,83 @@
+package compiler
+
+import (
+	"path/filepath"
+	"sort"
+
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// collectInputs lists everything the compiled result depends on, so exec
+// can tell a stale artifact by hashing files instead of loading config:
+// every layer read, every candidate layer that was absent, every symlink a
+// rule path crossed as the canonicaliser resolved it (a retarget must
+// invalidate), the approvals store, and the JP_CFG_* variables.
+func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath string) ([]artifact.Input, error) {
+	seen := map[string]bool{}
+	var ins []artifact.Input
+	add := func(in artifact.Input) {
+		key := in.Kind + "\x00" + in.Path
+		if !seen[key] {
+			seen[key] = true
+			ins = append(ins, in)
+		}
+	}
+	for _, layer := range l.Layers {
+		if layer.Kind == config.LayerEnv {
+			continue
+		}
+		sum, err := artifact.HashFile(layer.Path)
+		if err != nil {
+			return nil, err
+		}
+		add(artifact.Input{Kind: "layer", Path: layer.Path, SHA256: sum})
+	}
+	for _, c := range l.Candidates {
+		add(artifact.Input{Kind: "candidate", Path: c})
+	}
+	for name, v := range l.Env {
+		add(artifact.Input{Kind: "env", Path: name, SHA256: artifact.HashEnv(v)})
+	}
+	if approvalsPath == "" {
+		// Without .jp/.id there is no approvals store; its appearance
+		// must make the artifact stale.
+		add(artifact.Input{Kind: "candidate", Path: filepath.Join(l.Root, ".jp", ".id")})
+	} else {
+		sum, err := artifact.HashFile(approvalsPath)
+		if err != nil {
+			return nil, err
+		}
+		add(artifact.Input{Kind: "approvals", Path: approvalsPath, SHA256: sum})
+	}
+
+	for _, rules := range bound {
+		for _, br := range rules {
+			links := br.Bound.Links
+			if br.Drop {
+				// A broken external link: when it is mended, the rule it
+				// drops comes back, so its appearance must be a change.
+				if lex, err := policy.LexicalRel(br.Src.Path); err == nil {
+					links = []string{filepath.Join(l.Root, filepath.FromSlash(lex))}
+				}
+			}
+			for _, link := range links {
+				// The link's full resolution: a change anywhere along the
+				// chain changes it.
+				target, err := filepath.EvalSymlinks(link)
+				if err != nil {
+					target = ""
+				}
+				add(artifact.Input{Kind: "symlink", Path: link, Target: target})
+			}
+		}
+	}
+	sort.Slice(ins, func(i, j int) bool {
+		if ins[i].Kind != ins[j].Kind {
+			return ins[i].Kind < ins[j].Kind
+		}
+		return ins[i].Path < ins[j].Path
+	})
+	return ins, nil
+}

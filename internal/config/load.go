@@ -1,0 +1,356 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
+)
+
+// Options says where to load from.
+type Options struct {
+	Workspace string              // "" = discover from Cwd
+	Cwd       string              // "" = os.Getwd
+	Getenv    func(string) string // nil = os.Getenv
+	Cfg       []string            // --cfg files, applied left to right
+	// Environ lists the variables scanned for JP_CFG_*; nil means the
+	// names of os.Environ, with values read through Getenv.
+	Environ func() []string
+}
+
+// Load reads every layer in JP's order, merges them and validates each
+// layer and the result. The error is for fatal problems only: a diag.List
+// for a file that cannot be read or parsed, an extends cycle or an
+// unsupported extension, or *NoWorkspaceError. Schema violations and
+// warnings are in Loaded.Diagnostics. On a fatal error the returned
+// Loaded holds what was read up to that point.
+func Load(opts Options) (*Loaded, error) {
+	getenv := getenvOrOS(opts.Getenv)
+	cwd := opts.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	root, err := workspaceRoot(opts.Workspace, cwd)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Root: root, Cwd: cwd, Files: map[string][]byte{}, Env: map[string]string{}, Tools: map[string]*Tool{}}
+	ld := &loader{l: l, m: newMerger(l), inherit: true}
+	if err := ld.layers(opts, getenv); err != nil {
+		ld.flush()
+		return l, err
+	}
+	ld.flush()
+	l.Diagnostics = append(l.Diagnostics, checkMerged(l)...)
+	return l, nil
+}
+
+// layers reads every layer in order.
+func (ld *loader) layers(opts Options, getenv func(string) string) error {
+	root, cwd := ld.l.Root, ld.l.Cwd
+
+	if dir, err := GlobalConfigDir(getenv); err == nil {
+		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
+			return err
+		}
+	}
+	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml"), ld.inherit); err != nil {
+		return err
+	}
+	// JP merges every .jp.toml from the workspace root down to the working
+	// directory into one layer (load_partial_at_path_recursive) and looks
+	// at inherit only between layers (load_partials_with_inheritance): an
+	// inherit = false inside the chain skips none of the deeper files, and
+	// a deeper inherit = true turns the next layer back on.
+	chain := ld.inherit
+	for _, dir := range dirsDown(root, cwd) {
+		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
+			return err
+		}
+	}
+	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
+		ld.userDir = dir
+		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
+			return err
+		}
+	} else {
+		var idErr *InvalidIDError
+		var noHome *NoHomeError
+		switch {
+		case errors.As(err, &idErr):
+			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
+				Message: idErr.Error() + "; the user-workspace config layer is skipped"})
+		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
+			// No .jp/.id (JP has not run here yet) or no home: no layer.
+		default:
+			return fatal(diag.Position{File: filepath.Join(root, ".jp", ".id")}, "", "cannot locate the user-workspace config: %v", err)
+		}
+	}
+	if err := ld.envLayer(opts.Environ, getenv); err != nil {
+		return err
+	}
+	for _, c := range opts.Cfg {
+		if err := ld.cfgArg(c, cwd, getenv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func workspaceRoot(ws, cwd string) (string, error) {
+	if ws == "" {
+		return FindRoot(cwd)
+	}
+	if !filepath.IsAbs(ws) {
+		ws = filepath.Join(cwd, ws)
+	}
+	ws = filepath.Clean(ws)
+	fi, err := os.Stat(ws)
+	if err != nil {
+		return "", fmt.Errorf("workspace: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("workspace %s is not a directory", ws)
+	}
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real
+	}
+	return ws, nil
+}
+
+// DotJPFiles lists the names a `.jp.*` config layer may have in dir, in
+// the order the loader tries them.
+func DotJPFiles(dir string) []string { return withExtensions(filepath.Join(dir, ".jp")) }
+
+// DirsDown lists root and every directory from it down to cwd (the
+// directories whose `.jp.*` files JP loads when run from cwd); only root
+// when cwd is outside the workspace.
+func DirsDown(root, cwd string) []string { return dirsDown(root, cwd) }
+
+// dirsDown lists root and every directory from it down to cwd; only root
+// when cwd is outside the workspace.
+func dirsDown(root, cwd string) []string {
+	rel, err := filepath.Rel(root, cwd)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return []string{root}
+	}
+	dirs := []string{root}
+	if rel == "." {
+		return dirs
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		dirs = append(dirs, cur)
+	}
+	return dirs
+}
+
+// maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
+// (u8::MAX, jp_config util.rs): a chain JP loads loads here too, and a
+// generated chain of distinct files cannot recurse without end.
+const maxExtendsDepth = 255
+
+// maxFileSize bounds a config file: JP's own workspace config is a few
+// hundred KiB, and a stray multi-gigabyte file must not exhaust memory.
+const maxFileSize = 32 << 20
+
+type loader struct {
+	l       *Loaded
+	m       *merger
+	inherit bool
+	// loadPaths is config_load_paths appended across the file and env
+	// layers, for --cfg NAME; userDir is the user-workspace directory,
+	// one of the roots NAME is searched under.
+	loadPaths []string
+	userDir   string
+	// slots hold the findings in layer order; schema validation of a
+	// layer runs in the background while the next one is parsed.
+	slots []func() diag.List
+	sem   chan struct{}
+}
+
+func (ld *loader) emit(ds ...diag.Diagnostic) {
+	ld.slots = append(ld.slots, func() diag.List { return ds })
+}
+
+// emitValidation validates a layer concurrently; the tree is read-only
+// from here on.
+func (ld *loader) emitValidation(root *tomlpos.Node) {
+	if ld.sem == nil {
+		ld.sem = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	}
+	ch := make(chan diag.List, 1)
+	ld.sem <- struct{}{}
+	go func() {
+		defer func() { <-ld.sem }()
+		ch <- validate(root)
+	}()
+	ld.slots = append(ld.slots, sync.OnceValue(func() diag.List { return <-ch }))
+}
+
+// flush waits for pending validations and appends every finding in order.
+func (ld *loader) flush() {
+	for _, s := range ld.slots {
+		ld.l.Diagnostics = append(ld.l.Diagnostics, s()...)
+	}
+	ld.slots = nil
+}
+
+// jpExtensions are the extensions JP tries, in order, when a conventional
+// config file (config.toml, .jp.toml) is absent. jp-policy reads TOML and
+// JSON; finding one of the others is an error rather than a silently
+// missing layer.
+var jpExtensions = []string{".toml", ".json", ".json5", ".yaml", ".yml"}
+
+func withExtensions(base string) []string {
+	out := make([]string, len(jpExtensions))
+	for i, ext := range jpExtensions {
+		out[i] = base + ext
+	}
+	return out
+}
+
+// discovered loads a layer found by convention: like JP, when path
+// (a .toml file) is absent the same name with another extension is
+// tried. Absent files become staleness candidates; a file is skipped when
+// inherit, the inherit in force where its layer starts, is false.
+func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	for _, ext := range jpExtensions {
+		p := base + ext
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			// A config file we cannot even look at may hold narrowing
+			// rules: fail closed rather than treat it as absent.
+			return fatal(diag.Position{File: p}, "", "cannot read config file: %v", err)
+		case err != nil || fi.IsDir():
+			continue
+		}
+		if !inherit {
+			ld.l.Skipped = append(ld.l.Skipped, p)
+			return nil
+		}
+		return ld.file(kind, p, "", diag.Position{File: p}, nil)
+	}
+	for _, ext := range jpExtensions {
+		ld.l.Candidates = append(ld.l.Candidates, base+ext)
+	}
+	return nil
+}
+
+func fatal(pos diag.Position, rule, format string, args ...any) error {
+	return diag.List{{Pos: pos, Severity: diag.Error, Rule: rule, Message: fmt.Sprintf(format, args...)}}
+}
+
+// file loads one file with its extends. at is where the file was named
+// (an extends entry, a --cfg flag, or the file itself), for errors.
+func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position, stack []string) error {
+	path = filepath.Clean(path)
+	canon := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		canon = real
+	}
+	if i := slices.Index(stack, canon); i >= 0 {
+		chain := append(slices.Clone(stack[i:]), canon)
+		return fatal(at, RuleCycle, "extends cycle: %s", strings.Join(chain, " -> "))
+	}
+	if len(stack) >= maxExtendsDepth {
+		return fatal(at, RuleCycle, "extends nested deeper than %d files: %s", maxExtendsDepth, strings.Join(append(slices.Clone(stack), canon), " -> "))
+	}
+	var parse func(string, []byte) (*tomlpos.Node, error)
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".toml":
+		parse = tomlpos.ParseTOML
+	case ".json":
+		parse = tomlpos.ParseJSON
+	default:
+		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxFileSize {
+		return fatal(diag.Position{File: path}, "", "config file is larger than %d MiB; refusing to read it", maxFileSize>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fatal(at, "", "cannot read config file: %v", err)
+	}
+	ld.l.Files[path] = data
+	root, err := parse(path, data)
+	if err != nil {
+		var se *tomlpos.SyntaxError
+		if errors.As(err, &se) {
+			return fatal(se.Pos, RuleSyntax, "%s", se.Message)
+		}
+		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
+	}
+	stack = append(stack, canon)
+	before, after := ld.extends(path, root)
+	for _, e := range before {
+		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+			return err
+		}
+	}
+	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: extendedBy})
+	ld.emitValidation(root)
+	ld.m.apply(root)
+	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
+		ld.inherit = n.Bool
+	}
+	// JP appends config_load_paths across layers (merge = append_vec) and
+	// searches with the files and env layers only: a --cfg file's own
+	// config_load_paths does not steer a later --cfg NAME.
+	if n := root.Get("config_load_paths"); n != nil && n.Kind == tomlpos.Array && kind != LayerCfg {
+		for _, it := range n.Items {
+			if it.Kind == tomlpos.String {
+				ld.loadPaths = append(ld.loadPaths, it.Str)
+			}
+		}
+	}
+	for _, e := range after {
+		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMerged validates what only the merged result can show.
+func checkMerged(l *Loaded) diag.List {
+	var out diag.List
+	names := make([]string, 0, len(l.Tools))
+	for n := range l.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := l.Tools[n]
+		if !t.Source.Set {
+			out = append(out, diag.Diagnostic{Pos: t.Pos, Severity: diag.Error, Rule: RuleSchema,
+				Message: fmt.Sprintf("conversation.tools.%s: no layer sets the required key \"source\"", n),
+				Help:    `add source = "local" (or builtin / mcp.<server>) to one layer`})
+		}
+	}
+	return out
+}

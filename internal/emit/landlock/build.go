@@ -1,0 +1,250 @@
+package landlock
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Minimal is RFD 075's minimal environment (policy.MinimalEnv); a
+// trailing '*' would mark a prefix.
+var Minimal = policy.MinimalEnv
+
+// ABI levels at which Landlock learnt each feature.
+const (
+	ABIRefer    = 2
+	ABITruncate = 3
+	ABINet      = 4
+	ABIIoctlDev = 5
+	ABIScope    = 6
+)
+
+// Scopes the manifest always asks for.
+var Scopes = []string{"abstract_unix_socket", "signal"}
+
+// Build translates one compiled tool into its Linux manifest. It reads the
+// directories on the way to narrowed paths (os.ReadDir) to split broader
+// grants; everything else is pure. Digest is left empty for the compiler.
+func Build(t emit.Tool) (*Manifest, error) {
+	all, err := t.AbsRules()
+	if err != nil {
+		return nil, err
+	}
+	live := emit.Live(all)
+	grants, notes := split(live)
+
+	m := &Manifest{
+		Version:  FormatVersion,
+		Tool:     t.Name,
+		Root:     t.Root,
+		FS:       grants,
+		Baseline: baselineRules(),
+		Scope:    append([]string(nil), Scopes...),
+		Env:      Env{Minimal: append([]string(nil), Minimal...), Rules: envRules(t.Access.Env)},
+		Commands: t.Access.Commands,
+		Masks:    []string{},
+	}
+	if m.FS == nil {
+		m.FS = []PathRule{}
+	}
+	m.Masks, m.MaskedFS = masks(live)
+	m.Namespace = nsPlan(live)
+
+	plan := emit.PlanNet(t.Access.Net)
+	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
+	if m.Net.ConnectTCP == nil {
+		m.Net.ConnectTCP = []uint16{}
+	}
+	m.Seccomp = SeccompSpec(m.Net)
+
+	var cl []emit.Clause
+	for _, r := range all {
+		cl = append(cl, fsClause(r, notes[r.Index], all))
+	}
+	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
+	cl = append(cl, emit.Clause{
+		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
+		Status: emit.Enforced, MinABI: ABITruncate,
+		How: "below ABI 3 truncate(2) is not restricted",
+	})
+	cl = append(cl, baselineClauses()...)
+	cl = append(cl, overlapClauses(live)...)
+	cl = append(cl, netClauses(plan)...)
+	cl = append(cl, SeccompClauses(*m.Seccomp)...)
+	cl = append(cl,
+		emit.Clause{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
+		emit.Clause{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
+		envClause(t.Access.Env),
+		commandsClause(t.Access.Commands),
+	)
+	m.Clauses = cl
+	for _, c := range cl {
+		if c.Status != emit.Cooperative && c.MinABI > m.MinABI {
+			m.MinABI = c.MinABI
+		}
+	}
+	return m, nil
+}
+
+// ProgramRule is the grant a launcher adds for the program it starts when
+// no fs rule or baseline entry already lets it run: execute, plus read so
+// that scripts can be read by their interpreter.
+func ProgramRule(path string) PathRule {
+	return PathRule{Path: path, Access: (RExecute | RReadFile).Names(), Clause: "program"}
+}
+
+func envRules(rs []policy.EnvRule) []policy.EnvRule {
+	if rs == nil {
+		return []policy.EnvRule{}
+	}
+	return rs
+}
+
+// masks lists the narrowed paths that grant nothing and exist now: a
+// launcher with a private mount namespace can cover each one read-only and
+// empty, and then use MaskedFS, the split computed as if those rules were
+// not there, which keeps the ancestors' full rights.
+func masks(live []emit.AbsRule) ([]string, []PathRule) {
+	out := []string{}
+	var rest []emit.AbsRule
+	for _, r := range live {
+		if RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(r.Abs) != kMissing {
+			out = append(out, r.Abs)
+			continue
+		}
+		rest = append(rest, r)
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	g, _ := split(rest)
+	if g == nil {
+		g = []PathRule{}
+	}
+	return out, g
+}
+
+func fsIndex(id string) int {
+	var i int
+	fmt.Sscanf(id, "fs[%d]", &i)
+	return i
+}
+
+func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
+	caps := emit.CapsOf(r.Rule)
+	rights := RightsOf(caps)
+	what := fmt.Sprintf("%s: %s", displayPath(r), caps)
+	c := emit.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: emit.Enforced, MinABI: 1}
+	if rights&RRefer != 0 {
+		c.MinABI = ABIRefer
+	}
+	if !caps.Has(policy.Update) {
+		// Withholding truncate needs ABI 3; below it truncate is free.
+		c.MinABI = ABITruncate
+	}
+	if r.ShadowedBy >= 0 {
+		c.How = fmt.Sprintf("shadowed by fs[%d] on the same path (the later rule wins)", r.ShadowedBy)
+		return c
+	}
+	if n == nil {
+		return c
+	}
+	var how []string
+	if n.missing {
+		how = append(how, fmt.Sprintf("%s did not exist at compile time: nothing is granted on it, so creating it is denied until it exists and the policy is recompiled", r.Abs))
+	}
+	if n.symlink {
+		how = append(how, fmt.Sprintf("%s is a symlink, not a canonical path: nothing is granted on it", r.Abs))
+	}
+	if n.fileLost != 0 {
+		how = append(how, fmt.Sprintf("%s is a file: %s would have to be granted on its parent directory, where it would reach its siblings; withheld (the file cannot be deleted, renamed or re-created)", r.Abs, strings.Join(n.fileLost.Names(), ", ")))
+	}
+	if len(n.splitDirs) > 0 {
+		var around []string
+		for _, i := range n.around {
+			for _, o := range all {
+				if o.Index == i {
+					around = append(around, fmt.Sprintf("fs[%d] %s", i, displayPath(o)))
+				}
+			}
+		}
+		how = append(how, fmt.Sprintf("split around narrower rules (%s): on %s itself only the rights every narrower rule shares are granted, so %s are withheld there; entries created later directly in those directories get only what the narrower rules allow, and entries directly in them cannot be created, deleted or renamed beyond that; existing entries beside the narrowed paths keep the full rights",
+			strings.Join(around, ", "), strings.Join(n.splitDirs, ", "), strings.Join(n.lost.Names(), ", ")))
+	}
+	if len(n.unlisted) > 0 {
+		how = append(how, fmt.Sprintf("could not list %s at compile time: the withheld rights are granted nowhere beneath (fail closed)", strings.Join(n.unlisted, ", ")))
+	}
+	if n.symlinks > 0 {
+		how = append(how, fmt.Sprintf("%d symlink(s) in split directories get no grant of their own; access through them is decided at their targets", n.symlinks))
+	}
+	if len(how) > 0 {
+		c.Status = emit.Degraded
+		c.How = strings.Join(how, "; ")
+	}
+	return c
+}
+
+func displayPath(r emit.AbsRule) string {
+	p := r.Rule.LexicalPath
+	if p == "" {
+		p = "."
+	}
+	if r.Link != "" {
+		return fmt.Sprintf("%s -> %s", p, r.Abs)
+	}
+	return p
+}
+
+// overlapClauses flags policy rules that narrow a path the baseline grants
+// anyway: the baseline wins there, and the user must know.
+func overlapClauses(live []emit.AbsRule) []emit.Clause {
+	var out []emit.Clause
+	for _, r := range live {
+		want := RightsOf(emit.CapsOf(r.Rule))
+		for _, g := range baseline {
+			for _, b := range g.paths {
+				if emit.Within(r.Abs, b.path) && b.rights&^want != 0 {
+					out = append(out, emit.Clause{
+						ID: fmt.Sprintf("fs[%d].baseline", r.Index), What: fmt.Sprintf("%s lies under the baseline entry %s", displayPath(r), b.path),
+						Status: emit.Degraded, MinABI: 1,
+						How: fmt.Sprintf("%s (%s) also grants %s there", g.id, b.path, strings.Join((b.rights&^want).Names(), ", ")),
+					})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func netClauses(plan emit.NetPlan) []emit.Clause {
+	c := emit.Clause{ID: "net", Status: emit.Enforced, MinABI: ABINet}
+	if len(plan.Ports) == 0 {
+		c.What = "all outbound TCP denied"
+	} else {
+		var ps []string
+		for _, p := range plan.Ports {
+			ps = append(ps, fmt.Sprint(p))
+		}
+		c.What = "outbound TCP only to ports " + strings.Join(ps, ", ")
+	}
+	out := []emit.Clause{c,
+		{ID: "net.bind", What: "binding TCP ports denied (the policy has no listen grant)", Status: emit.Enforced, MinABI: ABINet},
+	}
+	return append(out, emit.NetClauses(plan, "Landlock", ABINet)...)
+}
+
+func envClause(rs []policy.EnvRule) emit.Clause {
+	what := "environment: the minimal set (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ...)"
+	if len(rs) > 0 {
+		what += fmt.Sprintf(" plus %d env rule(s)", len(rs))
+	}
+	return emit.Clause{ID: "env", What: what, Status: emit.Enforced, MinABI: 0,
+		How: "the launcher builds the child's environment from the allowlist; per-command envs for programs the tool starts itself are cooperative"}
+}
+
+func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
+	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
+}

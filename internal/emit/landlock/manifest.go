@@ -1,0 +1,103 @@
+package landlock
+
+import (
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// FormatVersion is bumped whenever the manifest's meaning changes.
+const FormatVersion = 2
+
+// Access right names, as in the kernel's LANDLOCK_ACCESS_FS_* without the
+// prefix, lower-cased.
+const (
+	Execute    = "execute"
+	WriteFile  = "write_file"
+	ReadFile   = "read_file"
+	ReadDir    = "read_dir"
+	RemoveDir  = "remove_dir"
+	RemoveFile = "remove_file"
+	MakeChar   = "make_char"
+	MakeDir    = "make_dir"
+	MakeReg    = "make_reg"
+	MakeSock   = "make_sock"
+	MakeFifo   = "make_fifo"
+	MakeBlock  = "make_block"
+	MakeSym    = "make_sym"
+	Refer      = "refer"     // ABI 2
+	Truncate   = "truncate"  // ABI 3
+	IoctlDev   = "ioctl_dev" // ABI 5
+)
+
+// PathRule grants Access on Path and everything beneath it.
+type PathRule struct {
+	Path   string   `json:"path"`
+	Access []string `json:"access"`
+	// Clause names the policy clause this grant serves ("fs[0]",
+	// "baseline.loader", ...), so denials can be explained.
+	Clause string `json:"clause"`
+	// Optional grants are skipped when Path does not exist at launch
+	// (baseline entries differ between distributions); a missing
+	// non-optional path is an error.
+	Optional bool `json:"optional,omitempty"`
+}
+
+// Net is the TCP part of the manifest. With Restrict set, every TCP
+// connect and bind is denied except the listed ports.
+type Net struct {
+	Restrict   bool     `json:"restrict"`
+	ConnectTCP []uint16 `json:"connect_tcp"`
+	BindTCP    []uint16 `json:"bind_tcp"`
+}
+
+// Env is the environment allowlist. A variable reaches the child when the
+// policy's env rules (RFD 076 matching: longest literal wins, exact beats
+// prefix) allow it, or when no env rule matches it and it is in Minimal
+// (RFD 075's minimal set, policy.MinimalEnv; a trailing '*'
+// marks a prefix). An explicit `read = false` rule therefore removes even a
+// minimal variable: the user's word is never widened.
+type Env struct {
+	Minimal []string         `json:"minimal"`
+	Rules   []policy.EnvRule `json:"rules"`
+}
+
+// Manifest is what `jp-policy exec` applies on Linux for one tool.
+type Manifest struct {
+	Version int    `json:"version"`
+	Tool    string `json:"tool"`
+	Root    string `json:"root"`
+	// Digest is the artifact's input digest, so the launcher can refuse a
+	// stale manifest.
+	Digest string `json:"digest"`
+	// MinABI is the lowest ABI that enforces every clause in full.
+	MinABI int `json:"min_abi"`
+	// FS holds the policy's grants, already split around narrower rules.
+	FS []PathRule `json:"fs"`
+	// Baseline holds the named system grants every program needs.
+	Baseline []PathRule `json:"baseline"`
+	Net      Net        `json:"net"`
+	// Scope lists Landlock scopes: "signal", "abstract_unix_socket" (ABI 6).
+	Scope []string `json:"scope"`
+	Env   Env      `json:"env"`
+	// Commands is nil when any program may run.
+	Commands map[string]policy.CommandRule `json:"commands"`
+	// Seccomp is the configurable part of the system-call filter the
+	// launcher installs after Landlock (format 2). A manifest without it
+	// is refused, never run unfiltered.
+	Seccomp *seccomp.Spec `json:"seccomp"`
+	// Masks lists narrowed absolute paths that a launcher with a private
+	// mount namespace may hide exactly, instead of relying on the split.
+	Masks []string `json:"masks"`
+	// MaskedFS replaces FS for a launcher that covers every path in Masks
+	// (read-only and empty: an empty read-only tmpfs over a directory, a
+	// read-only bind of an empty file over a file). It is the split
+	// computed as if the masked rules were absent, so the ancestors keep
+	// their full rights. nil when Masks is empty. If any mask cannot be
+	// applied (the path vanished, no user namespace), use FS.
+	MaskedFS []PathRule `json:"masked_fs,omitempty"`
+	// Namespace is the plan for a launcher that builds the tool's
+	// filesystem in a private mount namespace (exec --namespaces).
+	Namespace *NSPlan       `json:"namespace"`
+	Clauses   []emit.Clause `json:"clauses"`
+}

@@ -1,0 +1,230 @@
+package sbpl
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Write sub-operations for policies that grant only part of create,
+// update and delete; a rule granting all three gets file-write*.
+var (
+	createOps = []string{"file-write-create"}
+	updateOps = []string{"file-write-data", "file-write-times", "file-write-mode", "file-write-xattr", "file-write-flags"}
+	deleteOps = []string{"file-write-unlink"}
+)
+
+// Build renders the sandbox-exec profile for one tool and the clause list
+// saying how macOS enforces each part of its policy. The output is a pure
+// function of t: no timestamps, no map order, nothing read from disk.
+func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
+	all, err := t.AbsRules()
+	if err != nil {
+		return nil, nil, err
+	}
+	live := emit.Live(all)
+	var b bytes.Buffer
+	var cl []emit.Clause
+
+	fmt.Fprintf(&b, ";; jp-policy sandbox profile for tool %s\n", comment(t.Name))
+	b.WriteString("(version 1)\n(deny default)\n")
+
+	for _, g := range baseline {
+		fmt.Fprintf(&b, "\n;; %s: %s\n", g.id, g.what)
+		for _, r := range g.rules {
+			b.WriteString(r + "\n")
+		}
+		cl = append(cl, emit.Clause{ID: g.id, What: g.what, Status: emit.Enforced})
+	}
+	if anc := ancestors(t.Root, all); len(anc) > 0 {
+		b.WriteString("\n;; baseline.ancestors: stat the directories leading to granted paths\n")
+		b.WriteString("(allow file-read-metadata")
+		for _, a := range anc {
+			b.WriteString(" (literal " + Quote(a) + ")")
+		}
+		b.WriteString(")\n")
+		cl = append(cl, emit.Clause{ID: "baseline.ancestors", What: "metadata of the directories leading to granted paths",
+			Status: emit.Degraded, How: "path resolution needs to stat each ancestor, so their names and attributes (not their listings or contents) are readable even where no rule grants read"})
+	}
+
+	fsCl := map[int]emit.Clause{}
+	for _, r := range all {
+		c, forms := fsRule(r, live)
+		fsCl[r.Index] = c
+		if len(forms) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n;; %s %s\n", c.ID, comment(c.What))
+		for _, f := range forms {
+			b.WriteString(f + "\n")
+		}
+	}
+	for i := range t.Access.FS {
+		cl = append(cl, fsCl[i])
+	}
+
+	cl = append(cl, netSection(&b, t.Access.Net)...)
+	cl = append(cl,
+		emit.Clause{ID: "env", What: "environment allowlist (RFD 075 minimal set plus env rules)", Status: emit.Enforced,
+			How: "the launcher builds sandbox-exec's environment; per-command envs for programs the tool starts itself are cooperative"},
+		commandsClause(t.Access.Commands),
+	)
+	return b.Bytes(), cl, nil
+}
+
+// AllowProgram is the form a launcher appends for the program it starts
+// when that program lives outside the system directories and no rule
+// grants it execute.
+func AllowProgram(path string) string {
+	q := Quote(path)
+	return fmt.Sprintf(";; program\n(allow process-exec (literal %s))\n(allow file-read* (literal %s))\n", q, q)
+}
+
+// fsRule renders one rule: each allow covers the rule's path minus every
+// narrower rule beneath it (require-not), and the narrower rules render
+// their own allows, so every path gets exactly its winning rule's rights
+// whatever order the sandbox evaluates rules in.
+func fsRule(r emit.AbsRule, live []emit.AbsRule) (emit.Clause, []string) {
+	caps := emit.CapsOf(r.Rule)
+	what := fmt.Sprintf("%s: %s", display(r), caps)
+	c := emit.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: emit.Enforced}
+	if r.ShadowedBy >= 0 {
+		c.How = fmt.Sprintf("shadowed by fs[%d] on the same path (the later rule wins)", r.ShadowedBy)
+		return c, nil
+	}
+	filter := pathFilter(r.Abs, r.Kind)
+	var excl []string
+	var around []string
+	for _, n := range emit.Outermost(live, r.Abs) {
+		// Always subpath: a narrowed file may be replaced by a directory
+		// later, and the policy narrows everything beneath it too.
+		excl = append(excl, "(require-not (subpath "+Quote(n.Abs)+"))")
+		around = append(around, fmt.Sprintf("fs[%d]", n.Index))
+	}
+	if len(excl) > 0 {
+		filter = "(require-all " + filter + " " + strings.Join(excl, " ") + ")"
+	}
+	var ops []string
+	if caps.Has(policy.Read) {
+		ops = append(ops, "file-read*")
+	}
+	switch {
+	case caps.Has(policy.Create) && caps.Has(policy.Update) && caps.Has(policy.Delete):
+		ops = append(ops, "file-write*")
+	default:
+		var sub []string
+		if caps.Has(policy.Create) {
+			sub = append(sub, createOps...)
+		}
+		if caps.Has(policy.Update) {
+			sub = append(sub, updateOps...)
+		}
+		if caps.Has(policy.Delete) {
+			sub = append(sub, deleteOps...)
+		}
+		ops = append(ops, sub...)
+		if len(sub) > 0 {
+			c.How = "partial write mapped to SBPL sub-operations " + strings.Join(sub, ", ")
+		}
+	}
+	if caps.Has(policy.Execute) {
+		ops = append(ops, "process-exec", "file-map-executable")
+	}
+	var forms []string
+	for _, op := range ops {
+		forms = append(forms, fmt.Sprintf("(allow %s %s)", op, filter))
+	}
+	if r.Link != "" {
+		// The workspace symlink itself must be readable for the path
+		// through it to resolve (RFD D43: both the link and the target).
+		forms = append(forms, fmt.Sprintf("(allow file-read* (literal %s))", Quote(r.Link)))
+	}
+	if len(around) > 0 {
+		how := "narrower rules " + strings.Join(around, ", ") + " excluded with require-not"
+		if c.How != "" {
+			how = c.How + "; " + how
+		}
+		c.How = how
+	}
+	return c, forms
+}
+
+func pathFilter(abs string, k emit.PathKind) string {
+	if k == emit.KindFile {
+		return "(literal " + Quote(abs) + ")"
+	}
+	// A missing path may become a directory: subpath covers both.
+	return "(subpath " + Quote(abs) + ")"
+}
+
+func display(r emit.AbsRule) string {
+	p := r.Rule.LexicalPath
+	if p == "" {
+		p = "."
+	}
+	if r.Link != "" {
+		return p + " -> " + r.Abs
+	}
+	return p
+}
+
+// ancestors lists every proper ancestor of the root and of each rule's
+// paths, sorted.
+func ancestors(root string, rules []emit.AbsRule) []string {
+	seen := map[string]bool{}
+	add := func(p string) {
+		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+			seen[d] = true
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	add(root)
+	for _, r := range rules {
+		add(r.Abs)
+		if r.Link != "" {
+			add(r.Link)
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
+	plan := emit.PlanNet(rules)
+	c := emit.Clause{ID: "net", Status: emit.Enforced}
+	if len(plan.Ports) == 0 {
+		c.What = "all network access denied"
+		b.WriteString("\n;; net: no port is open\n(deny network*)\n")
+	} else {
+		var ps []string
+		b.WriteString("\n;; net: outbound TCP by port; DNS through mDNSResponder\n(allow network-outbound")
+		for _, p := range plan.Ports {
+			fmt.Fprintf(b, ` (remote tcp "*:%d")`, p)
+			ps = append(ps, fmt.Sprint(p))
+		}
+		b.WriteString(")\n")
+		b.WriteString(`(allow network-outbound (literal "/private/var/run/mDNSResponder"))` + "\n")
+		b.WriteString(`(allow mach-lookup (global-name "com.apple.dnssd.service"))` + "\n")
+		c.What = "outbound TCP only to ports " + strings.Join(ps, ", ")
+	}
+	out := []emit.Clause{c,
+		{ID: "net.inbound", What: "listening and inbound connections denied", Status: emit.Enforced},
+		{ID: "net.udp", What: "UDP denied (name resolution goes through mDNSResponder)", Status: emit.Enforced},
+	}
+	return append(out, emit.NetClauses(plan, "the SBPL profile", 0)...)
+}
+
+func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
+	return emit.CommandsClause(cmds, "the launcher checks the program it starts; the profile allows process-exec from the system directories, so programs the tool starts itself are checked only cooperatively")
+}

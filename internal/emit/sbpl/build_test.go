@@ -1,0 +1,227 @@
+package sbpl
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func TestGolden(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			prof, clauses, err := Build(sc.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			emittest.Golden(t, sc.Name+".sb", sc.Root, dropTempAncestors(prof, sc.Root))
+			cj, err := json.MarshalIndent(clauses, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			emittest.Golden(t, sc.Name+".clauses.json", sc.Root, append(cj, '\n'))
+		})
+	}
+}
+
+// Every profile must parse as balanced S-expressions whose top-level forms
+// are (version 1), (deny default) and allow/deny rules, and every rule
+// path must come back byte for byte.
+func TestProfilesParse(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			prof, _, err := Build(sc.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			forms, err := readAll(prof)
+			if err != nil {
+				t.Fatalf("profile does not parse: %v\n%s", err, prof)
+			}
+			if len(forms) < 2 || head(forms[0]) != "version" || head(forms[1]) != "deny" || forms[1].list[1].atom != "default" {
+				t.Fatalf("profile must start with (version 1) (deny default)")
+			}
+			var lits []string
+			for _, f := range forms[2:] {
+				if h := head(f); h != "allow" && h != "deny" {
+					t.Errorf("unexpected top-level form %q", h)
+				}
+				lits = append(lits, f.strings()...)
+			}
+			for _, g := range sc.Tool.Grants {
+				if !slices.Contains(lits, g.Abs) {
+					t.Errorf("path %q is not in the profile as a string", g.Abs)
+				}
+			}
+		})
+	}
+}
+
+// dropTempAncestors removes the temporary directory's own ancestors from
+// the metadata allowance: they depend on TMPDIR, not on the emitter.
+func dropTempAncestors(prof []byte, root string) []byte {
+	s := string(prof)
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		s = strings.ReplaceAll(s, " (literal "+Quote(d)+")", "")
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	return []byte(s)
+}
+
+func TestAncestors(t *testing.T) {
+	rules := []emit.AbsRule{{Abs: "/ws/src/x"}, {Abs: "/ext/t", Link: "/ws/fork"}}
+	got := ancestors("/ws", rules)
+	want := []string{"/", "/ext", "/ws", "/ws/src"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ancestors = %v, want %v", got, want)
+	}
+}
+
+func head(n node) string {
+	if !n.isList || len(n.list) == 0 {
+		return ""
+	}
+	return n.list[0].atom
+}
+
+func TestQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`/a/b`, `"/a/b"`},
+		{`/a "b"`, `"/a \"b\""`},
+		{`C:\x`, `"C:\\x"`},
+		{"/ünï/日本", `"/ünï/日本"`},
+		{"/a\nb\x7f", `"/a\x0ab\x7f"`},
+		{"/bad\xff", `"/bad\xff"`},
+		{"); (allow default", `"); (allow default"`},
+	}
+	for _, tt := range tests {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzQuote: whatever the path, the quoted literal reads back as exactly
+// one string with the same bytes, so a path can never end the string
+// early and inject rules.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"/ws", `a"b`, `\`, "\x00", "ü", "\xff\xfe", `")(allow default)("`, ";\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		forms, err := readAll([]byte("(allow file-read* (subpath " + q + "))"))
+		if err != nil {
+			t.Fatalf("Quote(%q) = %s does not parse: %v", s, q, err)
+		}
+		if len(forms) != 1 {
+			t.Fatalf("Quote(%q) produced %d forms", s, len(forms))
+		}
+		got := forms[0].strings()
+		if len(got) != 1 || got[0] != s {
+			t.Fatalf("Quote(%q) read back as %q", s, got)
+		}
+		if strings.ContainsAny(q, "\n\r") {
+			t.Fatalf("Quote(%q) contains a raw line break", s)
+		}
+	})
+}
+
+// BenchmarkBuild renders a profile for 41 rules (a read-write workspace
+// with 40 narrowed .env files).
+func BenchmarkBuild(b *testing.B) {
+	tool := emit.Tool{Name: "bench", Root: "/ws"}
+	yes := true
+	tool.Access.FS = append(tool.Access.FS, policy.FsRule{Read: &yes, Write: &yes})
+	tool.Grants = append(tool.Grants, emit.Grant{Index: 0, Abs: "/ws", Kind: emit.KindDir})
+	for d := 0; d < 40; d++ {
+		lex := fmt.Sprintf("d%02d/.env", d)
+		tool.Access.FS = append(tool.Access.FS, policy.FsRule{LexicalPath: lex})
+		tool.Grants = append(tool.Grants, emit.Grant{Index: d + 1, Abs: "/ws/" + lex, Kind: emit.KindFile})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := Build(tool); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzBuild: whatever the rule paths and capabilities, Build does not
+// panic, the profile parses, and it allows on each rule path (and beneath
+// it) exactly what the policy does.
+func FuzzBuild(f *testing.F) {
+	f.Add("src", ".env", uint8(0x1f), uint8(0), true)
+	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false)
+	f.Add("ü/日本", "ü", uint8(7), uint8(16), true)
+	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool) {
+		tool := emit.Tool{Name: "fuzz\n)(", Root: "/ws"}
+		for i, lex := range []string{"", p1, p2} {
+			c := c1
+			if i == 2 {
+				c = c2
+			}
+			abs := filepath.Join("/ws", lex)
+			if !emit.Within(abs, "/ws") || strings.ContainsRune(abs, 0) {
+				return // not a workspace path; AbsRules rejects it (tested elsewhere)
+			}
+			r := policy.FsRule{LexicalPath: strings.TrimPrefix(strings.TrimPrefix(abs, "/ws"), "/")}
+			for k, pp := range []**bool{&r.Read, &r.Create, &r.Update, &r.Delete, &r.Execute} {
+				v := c&(1<<k) != 0
+				*pp = &v
+			}
+			kind := emit.KindDir
+			if file && i == 2 {
+				kind = emit.KindFile
+			}
+			tool.Access.FS = append(tool.Access.FS, r)
+			tool.Grants = append(tool.Grants, emit.Grant{Index: i, Abs: abs, Kind: kind})
+		}
+		prof, _, err := Build(tool)
+		if err != nil {
+			t.Fatalf("valid tool rejected: %v", err)
+		}
+		forms, err := readAll(prof)
+		if err != nil {
+			t.Fatalf("profile does not parse: %v\n%s", err, prof)
+		}
+		var queries []string
+		for _, r := range tool.Access.FS {
+			queries = append(queries, r.LexicalPath, path.Join(r.LexicalPath, "x"))
+		}
+		checkAgainstPolicy(t, tool, forms, prof, queries)
+	})
+}
+
+// SBPL lets a later rule win: TIOCSTI must be denied after the last rule
+// that allows file-ioctl, and Unix sockets denied before the one allow
+// (the name resolver's, for tools with net rules).
+func TestTerminalAndUnixSocketOrder(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		prof, _, err := Build(sc.Tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(prof)
+		deny := strings.Index(s, "(deny file-ioctl (ioctl-command TIOCSTI))")
+		if deny < 0 || strings.LastIndex(s, "(allow file-ioctl") > deny {
+			t.Errorf("%s: TIOCSTI is not denied after every file-ioctl allow", sc.Name)
+		}
+		unix := strings.Index(s, "(deny network-outbound (remote unix-socket))")
+		if unix < 0 {
+			t.Errorf("%s: no Unix socket denial", sc.Name)
+		}
+		if r := strings.Index(s, `(allow network-outbound (literal "/private/var/run/mDNSResponder"))`); r >= 0 && r < unix {
+			t.Errorf("%s: the resolver's socket is allowed before the denial, which would then win", sc.Name)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package sbpl
+
+import (
+	"math/rand/v2"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// allowed evaluates the profile's allow rules for one operation on one
+// path the way the sandbox does for the filters the emitter uses:
+// subpath, literal, require-all, require-any and require-not. (The emitter
+// writes no deny rule for files, so under (deny default) a path is allowed
+// exactly when some allow rule matches it.)
+func allowed(forms []node, op, p string) bool {
+	for _, f := range forms {
+		if head(f) != "allow" || len(f.list) < 2 || !opMatches(f.list[1].atom, op) {
+			continue
+		}
+		filters := f.list[2:]
+		if len(filters) == 0 {
+			return true
+		}
+		for _, flt := range filters {
+			if match(flt, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func opMatches(rule, op string) bool {
+	if strings.HasSuffix(rule, "*") {
+		return strings.HasPrefix(op, strings.TrimSuffix(rule, "*"))
+	}
+	return rule == op
+}
+
+func match(f node, p string) bool {
+	switch head(f) {
+	case "subpath":
+		s := *f.list[1].str
+		return p == s || strings.HasPrefix(p, s+"/")
+	case "literal":
+		return p == *f.list[1].str
+	case "require-all":
+		for _, c := range f.list[1:] {
+			if !match(c, p) {
+				return false
+			}
+		}
+		return true
+	case "require-any":
+		for _, c := range f.list[1:] {
+			if match(c, p) {
+				return true
+			}
+		}
+		return false
+	case "require-not":
+		return !match(f.list[1], p)
+	}
+	return false // filters on non-path attributes never match a path query
+}
+
+// opFor is the SBPL operation that exercises each capability.
+var opFor = map[policy.Capability]string{
+	policy.Read:    "file-read-data",
+	policy.Create:  "file-write-create",
+	policy.Update:  "file-write-data",
+	policy.Delete:  "file-write-unlink",
+	policy.Execute: "process-exec",
+}
+
+// TestProfileMatchesPolicy: for random rule sets, the profile allows each
+// capability on each path exactly when the policy's winning rule does
+// (longest lexical prefix, later rule on ties), in both directions.
+func TestProfileMatchesPolicy(t *testing.T) {
+	pool := []string{"", "a", "a/b", "a/b/c", ".env", "a/.env", "b", "b/x y", `b/q"\`}
+	rng := rand.New(rand.NewPCG(75, 76))
+	for iter := 0; iter < 400; iter++ {
+		tool := emit.Tool{Name: "prop", Root: "/ws"}
+		n := 1 + rng.IntN(5)
+		for i := 0; i < n; i++ {
+			lex := pool[rng.IntN(len(pool))]
+			r := policy.FsRule{LexicalPath: lex}
+			for _, pp := range []**bool{&r.Read, &r.Write, &r.Create, &r.Update, &r.Delete, &r.Execute} {
+				switch rng.IntN(3) {
+				case 1:
+					v := true
+					*pp = &v
+				case 2:
+					v := false
+					*pp = &v
+				}
+			}
+			abs := path.Join("/ws", lex)
+			kind := emit.KindDir
+			if strings.HasSuffix(lex, ".env") && rng.IntN(2) == 0 {
+				kind = emit.KindFile
+			} else if rng.IntN(4) == 0 {
+				kind = emit.KindMissing
+			}
+			tool.Access.FS = append(tool.Access.FS, r)
+			tool.Grants = append(tool.Grants, emit.Grant{Index: i, Abs: abs, Kind: kind})
+		}
+		prof, _, err := Build(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms, err := readAll(prof)
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, prof)
+		}
+		var queries []string
+		for _, p := range pool {
+			queries = append(queries, p, path.Join(p, "new"))
+		}
+		checkAgainstPolicy(t, tool, forms, prof, queries)
+	}
+}
+
+// checkAgainstPolicy asserts that for every query (a workspace-relative
+// path) and capability the profile allows exactly what the policy's
+// winning rule grants.
+func checkAgainstPolicy(t *testing.T, tool emit.Tool, forms []node, prof []byte, queries []string) {
+	t.Helper()
+	for _, q := range queries {
+		win := -1
+		winLen := -1
+		for i, r := range tool.Access.FS {
+			lp := r.LexicalPath
+			n := strings.Count(lp, "/") + 1
+			if lp == "" {
+				n = 0
+			}
+			if (lp == "" || q == lp || strings.HasPrefix(q, lp+"/")) && n >= winLen {
+				win, winLen = i, n
+			}
+		}
+		abs := path.Join(tool.Root, q)
+		for _, c := range policy.Capabilities {
+			want := win >= 0 && tool.Access.FS[win].Grants(c)
+			if win >= 0 && tool.Grants[win].Kind == emit.KindFile && abs != tool.Grants[win].Abs {
+				// A file rule cannot cover paths beneath it; the
+				// profile's literal grants them nothing.
+				want = false
+			}
+			if got := allowed(forms, opFor[c], abs); got != want {
+				t.Fatalf("%s on %q: profile %v, policy %v (winner fs[%d])\n%s", c, q, got, want, win, prof)
+			}
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package winjob
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Minimal is the Windows minimal environment: RFD 075's set and the
+// variables without which Windows programs fail to start or to find their
+// own files.
+var Minimal = append(append([]string(nil), policy.MinimalEnv...),
+	"PATHEXT", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "WINDIR",
+)
+
+// uiRestrictions: a tool has no business with the desktop, the clipboard,
+// other processes' windows or system settings.
+var uiRestrictions = []string{
+	UIDesktop, UIDisplaySettings, UIExitWindows, UIGlobalAtoms,
+	UIHandles, UIReadClipboard, UISystemParameters, UIWriteClipboard,
+}
+
+// Build translates one compiled tool into its Windows job-object manifest.
+func Build(t emit.Tool) (*Manifest, error) {
+	all, err := t.AbsRules()
+	if err != nil {
+		return nil, err
+	}
+	m := &Manifest{
+		Version:        FormatVersion,
+		Tool:           t.Name,
+		Root:           t.Root,
+		Limits:         Limits{KillOnJobClose: true, DieOnUnhandledException: true},
+		UIRestrictions: append([]string(nil), uiRestrictions...),
+		Env:            Env{Minimal: append([]string(nil), Minimal...), Rules: t.Access.Env},
+		Commands:       t.Access.Commands,
+	}
+	if m.Env.Rules == nil {
+		m.Env.Rules = []policy.EnvRule{}
+	}
+	cl := []emit.Clause{
+		{ID: "job.kill_on_close", What: "every process the tool starts dies with it", Status: emit.Enforced},
+		{ID: "job.breakaway", What: "processes cannot leave the job", Status: emit.Enforced},
+		{ID: "job.ui", What: "no desktop, clipboard, global atoms, foreign window handles or system settings", Status: emit.Enforced},
+	}
+	cl = append(cl, commandsClause(t.Access.Commands, &m.Limits))
+	cl = append(cl, emit.Clause{ID: "env", What: "environment block: the RFD 075 minimal set, the variables Windows programs need to start (PATHEXT, SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, WINDIR) and the env rules", Status: emit.Enforced,
+		How: "the launcher passes only allowed variables to CreateProcess; per-command envs for programs the tool starts itself are cooperative"})
+	byIndex := make([]emit.Clause, len(all))
+	for _, r := range all {
+		byIndex[r.Index] = fsClause(r)
+	}
+	cl = append(cl, byIndex...)
+	cl = append(cl, netClauses(t.Access.Net)...)
+	m.Clauses = cl
+	return m, nil
+}
+
+func commandsClause(cmds map[string]policy.CommandRule, l *Limits) emit.Clause {
+	switch {
+	case cmds == nil:
+		return emit.Clause{ID: "commands", What: "any program may run", Status: emit.Enforced}
+	case len(cmds) == 0:
+		l.ActiveProcessLimit = 1
+		return emit.Clause{ID: "commands", What: "programs the tool may start: none", Status: emit.Enforced,
+			How: "active process limit 1: the tool cannot start any process"}
+	}
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return emit.Clause{ID: "commands", What: "programs the tool may start: " + strings.Join(names, ", "), Status: emit.Degraded,
+		How: "the launcher checks the program it starts; a job object cannot tell programs apart, so which programs the tool starts itself is checked only cooperatively (the job still kills them all on close)"}
+}
+
+func fsClause(r emit.AbsRule) emit.Clause {
+	p := r.Rule.LexicalPath
+	if p == "" {
+		p = "."
+	}
+	if r.Link != "" {
+		p += " -> " + r.Abs
+	}
+	return emit.Clause{
+		ID:     fmt.Sprintf("fs[%d]", r.Index),
+		What:   fmt.Sprintf("%s: %s", p, emit.CapsOf(r.Rule)),
+		Status: emit.Cooperative,
+		How:    "a job object has no per-path file control (Windows access is ACL-based); only the tool's own check enforces it",
+	}
+}
+
+func netClauses(rules []policy.NetRule) []emit.Clause {
+	what := "all network access denied"
+	if len(rules) > 0 {
+		what = fmt.Sprintf("network limited to %d net rule(s)", len(rules))
+	}
+	out := []emit.Clause{{ID: "net", What: what, Status: emit.Cooperative,
+		How: "a job object cannot block sockets (it only rate-limits); only the tool's own check enforces network rules"}}
+	plan := emit.PlanNet(rules)
+	for _, r := range plan.Rules {
+		out = append(out, emit.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: emit.DescribeNet(r.Rule), Status: emit.Cooperative,
+			How: "no host or port filtering on Windows"})
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package launcher
+
+import (
+	"encoding/json"
+
+	"fmt"
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// BenchmarkPrepare measures the in-process part of `jp-policy exec` on
+// the exec path: read policy.json's needed parts, verify its inputs,
+// read a 10-rule manifest, resolve the program, decide commands and the
+// environment (60 variables in, the allowlist out).
+func BenchmarkPrepare(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("needs a POSIX sh on PATH")
+	}
+	m := testManifest()
+	m.FS = nil
+	for i := range 10 {
+		m.FS = append(m.FS, landlock.PathRule{
+			Path: fmt.Sprintf("/ws/dir%d", i), Access: []string{landlock.ReadFile, landlock.ReadDir, landlock.WriteFile},
+			Clause: fmt.Sprintf("fs[%d]", i),
+		})
+	}
+	m.Env.Rules = []policy.EnvRule{{Name: "GITHUB_TOKEN", Read: true}, {Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}
+	m.Commands = map[string]policy.CommandRule{"sh": {Args: [][]string{{"-c", "**"}}}, "git": {}, "cargo": {Args: [][]string{{"check", "**"}}}}
+	ws := writeArtifact(&testing.T{}, m)
+	defer os.RemoveAll(ws)
+	environ := []string{"PATH=" + os.Getenv("PATH"), "HOME=/root", "LANG=C.UTF-8", "GITHUB_TOKEN=t", "AWS_REGION=eu"}
+	for i := len(environ); i < 60; i++ {
+		environ = append(environ, fmt.Sprintf("NOISE_%d=value", i))
+	}
+	o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: environ, Platform: "linux", ABI: 7}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Prepare(&o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFilterEnv is the environment decision alone.
+func BenchmarkFilterEnv(b *testing.B) {
+	env := landlock.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
+	var environ []string
+	for i := range 60 {
+		environ = append(environ, fmt.Sprintf("VAR_%d=value", i))
+	}
+	environ = append(environ, "PATH=/bin", "AWS_REGION=eu")
+	b.ReportAllocs()
+	for b.Loop() {
+		FilterEnv(environ, env, nil)
+	}
+}
+
+// bigArtifact is a policy.json shaped like JP's own workspace's: ~100
+// tools, each with its per-platform clause tables.
+func bigArtifact(b *testing.B) []byte {
+	tools := map[string]*artifact.Tool{}
+	for i := range 100 {
+		t := &artifact.Tool{Enabled: true, Manifests: map[string]string{"linux": fmt.Sprintf("landlock/t%d.json", i)},
+			Enforcement: map[string][]artifact.ClauseStatus{}}
+		for _, p := range []string{"linux", "darwin", "windows"} {
+			for j := range 25 {
+				t.Enforcement[p] = append(t.Enforcement[p], artifact.ClauseStatus{ID: fmt.Sprintf("fs[%d]", j),
+					Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
+			}
+		}
+		tools[fmt.Sprintf("tool_%d", i)] = t
+	}
+	js, err := json.Marshal(artifact.Policy{Format: artifact.FormatVersion, Root: "/ws", Digest: "d", Tools: tools})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return js
+}
+
+// BenchmarkArtifactRead compares the launcher's lean read of one tool
+// with encoding/json decoding the same fields from the whole file.
+func BenchmarkArtifactRead(b *testing.B) {
+	js := bigArtifact(b)
+	b.Logf("artifact: %d KB", len(js)/1024)
+	b.Run("lean", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for b.Loop() {
+			var a leanArtifact
+			if _, found, err := leanArtifactDecode(js, "tool_42", &a); err != nil || !found {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for b.Loop() {
+			var a leanArtifact
+			if err := json.Unmarshal(js, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,109 @@
+package launcher
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/suggest"
+)
+
+// The errors callers branch on. Each says what to do next; a refusal
+// never leaves the user guessing whether the command ran.
+
+// ToolNotFoundError says the artifact has no such tool.
+type ToolNotFoundError struct {
+	Tool     string
+	Artifact string
+	Known    []string
+}
+
+func (e *ToolNotFoundError) Error() string {
+	known := "none"
+	switch {
+	case len(e.Known) > 0 && len(e.Known) <= 12:
+		known = strings.Join(e.Known, ", ")
+	case len(e.Known) > 12:
+		known = fmt.Sprintf("%d tools", len(e.Known))
+	}
+	hint := ""
+	if s := suggest.Closest(e.Tool, e.Known); len(s) > 0 {
+		hint = fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return fmt.Sprintf("tool %q is not in %s (compiled tools: %s)%s; check the name, or run `jp-policy compile` if it was added since", e.Tool, e.Artifact, known, hint)
+}
+
+// ToolDisabledError refuses a tool the config disables.
+type ToolDisabledError struct{ Tool string }
+
+func (e *ToolDisabledError) Error() string {
+	return fmt.Sprintf("tool %q is disabled in the config; refusing to run it", e.Tool)
+}
+
+// NoManifestError says the artifact has no manifest for this platform.
+type NoManifestError struct{ Tool, Platform string }
+
+func (e *NoManifestError) Error() string {
+	return fmt.Sprintf("tool %q has no %s manifest in the artifact; run `jp-policy compile`", e.Tool, e.Platform)
+}
+
+// MissingArtifactError says no compiled policy exists where expected.
+type MissingArtifactError struct{ Path string }
+
+func (e *MissingArtifactError) Error() string {
+	return fmt.Sprintf("no compiled policy at %s; run `jp-policy compile` (or pass --default to run under the default policy)", e.Path)
+}
+
+// ArtifactLinkError refuses an artifact reached through a symlink: .jp,
+// .jp/policy or policy.json itself. A tool that may write the workspace
+// could point them at another workspace's compiled (and pinned) policy.
+type ArtifactLinkError struct {
+	Path string
+	Rel  string
+}
+
+func (e *ArtifactLinkError) Error() string {
+	what := e.Path
+	if e.Rel != "" {
+		what = e.Rel
+	}
+	return fmt.Sprintf("%s is a symlink (or not a directory); refusing an artifact reached through it, which could be another workspace's; remove it and run `jp-policy compile`", what)
+}
+
+// MismatchError says a manifest does not belong to the artifact that
+// points at it (a half-written or hand-mixed output directory).
+type MismatchError struct {
+	Manifest string
+	What     string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s: %s; run `jp-policy compile`", e.Manifest, e.What)
+}
+
+// UnenforceableError refuses to run because the kernel cannot enforce
+// some clauses and --best-effort was not given.
+type UnenforceableError struct {
+	ABI      int
+	Degraded []Degradation
+}
+
+func (e *UnenforceableError) Error() string {
+	parts := make([]string, len(e.Degraded))
+	for i, d := range e.Degraded {
+		parts[i] = d.String()
+	}
+	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d and cannot enforce %s; upgrade the kernel, or pass --best-effort to run with these clauses degraded",
+		e.ABI, strings.Join(parts, "; "))
+}
+
+// ABITooLowError refuses a kernel below --require-abi.
+type ABITooLowError struct{ Have, Want int }
+
+func (e *ABITooLowError) Error() string {
+	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d, --require-abi asks for %d", e.Have, e.Want)
+}
+
+// UsageError is a mistake in the invocation itself.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }

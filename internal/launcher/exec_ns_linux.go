@@ -1,0 +1,179 @@
+//go:build linux
+
+package launcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/netproxy"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+	"github.com/jp-policy/jp-policy/policy"
+
+	"golang.org/x/net/bpf"
+)
+
+// The namespaced path: the launcher stays as a small supervisor (it must
+// wait to pass on the exit status and forward signals), and stage 2 of
+// package nsroot, a re-exec of this binary in private user, mount, IPC
+// and network namespaces, builds a root holding only the baseline and the
+// tool's grants (read-only unless a rule grants a write capability; masks
+// over narrowed paths; .git/hooks, .git/config, .jp and .jp.toml
+// read-only inside writable binds), then calls finalizeNS, which applies
+// Landlock and the seccomp filter on its exec thread, as the fast path
+// does, before it execs the command.
+
+func init() { nsroot.SetFinalize(finalizeNS) }
+
+// nsExtra is what stage 2 needs from the plan to apply the next layers.
+type nsExtra struct {
+	Manifest *landlock.Manifest   `json:"manifest"`
+	FS       []landlock.PathRule  `json:"fs"`
+	ABI      int                  `json:"abi"`
+	Filter   []bpf.RawInstruction `json:"filter"`
+}
+
+// execNamespaced runs p through nsroot and returns the command's status
+// as a *ChildExit (or the setup's failure).
+func execNamespaced(p *Plan) error {
+	m := p.Manifest
+	spec := &nsroot.Spec{
+		Path: p.Path, Argv: p.Argv, Env: p.Env,
+		Dev: true, Proc: true, Net: true,
+		Tmpfs: []string{"/tmp"},
+		Masks: m.Namespace.Masks,
+	}
+	var roots []string
+	for _, b := range m.Baseline {
+		if strings.HasPrefix(b.Path, "/dev/") || b.Path == "/dev" || strings.HasPrefix(b.Path, "/proc") {
+			continue // a minimal /dev and /proc come from nsroot
+		}
+		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, Optional: b.Optional})
+		roots = append(roots, b.Path)
+	}
+	for _, b := range m.Namespace.Binds {
+		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, RW: b.RW, Optional: true})
+		roots = append(roots, b.Path)
+	}
+	for _, pp := range m.Namespace.Protected {
+		spec.Binds = append(spec.Binds, nsroot.Bind{Src: pp, Dst: pp, Optional: true})
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		if real, err := filepath.EvalSymlinks(cwd); err == nil {
+			cwd = real
+		}
+		for _, r := range roots {
+			if cwd == r || strings.HasPrefix(cwd, strings.TrimSuffix(r, "/")+"/") {
+				spec.Workdir = cwd
+				break
+			}
+		}
+	}
+	// Landlock inside: with every mask in place, MaskedFS (the split as
+	// if the masked rules were absent) so the rest of a narrowed
+	// directory keeps its full rights; the masks themselves are mount
+	// points no rename or unlink can move.
+	fs := m.FS
+	if m.MaskedFS != nil {
+		fs = withoutMasked(m.MaskedFS, m.Masks)
+	}
+	// The private /tmp is the tool's own.
+	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
+		Path: "/tmp", Access: (landlock.RReadFile | landlock.RReadDir | landlock.RWriteFile | landlock.RTruncate |
+			landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir).Names(),
+		Clause: "namespace.tmp",
+	})
+	mm := m
+	if p.proxied() {
+		// The only TCP endpoint in the namespace is the proxy.
+		c := *m
+		c.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
+		mm = &c
+		spec.Listen = []string{ProxyAddr}
+	}
+	extra, err := json.Marshal(nsExtra{Manifest: mm, FS: fs, ABI: p.ABI, Filter: p.Filter})
+	if err != nil {
+		return err
+	}
+	spec.Extra = extra
+	var logw io.WriteCloser
+	if p.proxied() && p.LogNet != "" {
+		f, err := os.OpenFile(p.LogNet, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("--log-net: %w", err)
+		}
+		logw = f
+		defer f.Close()
+	}
+	debug.SetGCPercent(100) // a supervisor that may serve a proxy for long
+	child, err := nsroot.Start(spec)
+	if err != nil {
+		return fmt.Errorf("namespaced exec: %w", err)
+	}
+	if p.proxied() {
+		srv, err := proxyFor(m.Root, p.NetRules, logw)
+		if err != nil || len(child.Listeners) != 1 {
+			child.Kill()
+			_, _ = child.Wait()
+			return fmt.Errorf("namespaced exec: cannot serve the network proxy: %v", err)
+		}
+		go func() { _ = srv.Serve(child.Listeners[0]) }()
+		defer srv.Close()
+	}
+	code, err := child.Wait()
+	if err != nil {
+		return fmt.Errorf("namespaced exec: %w", err)
+	}
+	return &ChildExit{Code: code}
+}
+
+// proxyFor is the filtering proxy for a tool's net rules: every request
+// is decided by package policy, the same engine as `jp-policy check net`,
+// and names are resolved here, outside the sandbox.
+func proxyFor(root string, rules []policy.NetRule, log io.Writer) (*netproxy.Server, error) {
+	if len(rules) == 0 {
+		// An empty net list reads as unrestricted (RFD 076); a tool on
+		// this path has ports in its manifest, so no rules means the plan
+		// lost them: serve nothing rather than everything.
+		return nil, errors.New("the tool's net rules are missing from the plan")
+	}
+	k, err := policy.NewChecker(root, &policy.AccessPolicy{Net: rules})
+	if err != nil {
+		return nil, err
+	}
+	return netproxy.New(netproxy.Config{Decide: k.CheckNetEndpoint, Log: log})
+}
+
+// finalizeNS runs in stage 2 on the thread that execs, after nsroot
+// dropped every capability and set no_new_privs: Landlock, then the
+// seccomp filter, exactly as the fast path applies them.
+func finalizeNS(s *nsroot.Spec) error {
+	var x nsExtra
+	if err := json.Unmarshal(s.Extra, &x); err != nil || x.Manifest == nil {
+		return fmt.Errorf("namespaced exec: bad plan from the launcher: %v", err)
+	}
+	detachTerminal()
+	rs, err := buildRuleset(x.Manifest, x.FS, x.ABI)
+	if err != nil {
+		return err
+	}
+	if rs != nil {
+		if err := rs.restrictThread(); err != nil {
+			return err
+		}
+	}
+	if x.Filter != nil {
+		if err := seccomp.Install(x.Filter); err != nil {
+			return err
+		}
+	}
+	return nil
+}

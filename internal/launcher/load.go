@@ -1,0 +1,301 @@
+package launcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// leanArtifact is the part of policy.json the launcher needs when the pin
+// lists no per-tool exec files (an artifact compiled before them).
+// Decoding into it skips rule origins, warnings and enforcement tables,
+// which the exec path never looks at.
+type leanArtifact struct {
+	Format int                 `json:"format"`
+	Root   string              `json:"root"`
+	Digest string              `json:"digest"`
+	Inputs []artifact.Input    `json:"inputs"`
+	Tools  map[string]leanTool `json:"tools"`
+}
+
+// leanTool is the part of one artifact tool the launcher needs: the same
+// fields as a tool's exec file.
+type leanTool = artifact.ExecTool
+
+// located is what the artifact says about one tool on one platform.
+type located struct {
+	Manifest string // absolute path of the platform manifest
+	Digest   string
+	Root     string
+	Env      []policy.EnvRule
+	Commands map[string]policy.CommandRule
+	Net      []policy.NetRule
+	// SHA256 is the manifest's hash as recorded in the pinned artifact;
+	// the manifest is read through readVerified, never trusted by path.
+	SHA256 string
+}
+
+// resolveManifest reads the artifact at artifactPath for the workspace
+// root, checks that it is this workspace's (reached through no symlink
+// when strict, pinned for this root and path, recording this root) and
+// current (a stale artifact is an *artifact.StaleError telling the user to
+// run `jp-policy compile`), and returns the absolute path of tool's
+// manifest for platform, with what else the launcher needs from it.
+func resolveManifest(root, artifactPath string, strict bool, tool, platform string) (*located, error) {
+	if strict {
+		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+			return nil, err
+		}
+	}
+	// The pin names each tool's exec file hash (compiled by this version):
+	// read that one small file instead of all of policy.json, so the cost
+	// does not grow with the number of tools. Any other case (no pin, an
+	// older pin, a mismatch) takes the full read below, which reports it.
+	if dataDir, err := config.UserDataDir(os.Getenv); err == nil {
+		if pin, err := artifact.ReadPin(dataDir, root, artifactPath); err == nil && pin.Tools != nil {
+			return resolveExecIndex(root, artifactPath, pin, tool, platform)
+		}
+	}
+	b, err := readNoFollow(artifactPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MissingArtifactError{Path: artifactPath}
+	}
+	if errors.Is(err, errIsSymlink) {
+		return nil, &ArtifactLinkError{Path: artifactPath}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The pin (outside the workspace) says these are the bytes compile
+	// wrote for this workspace at this path; a tool that could write the
+	// workspace cannot forge them, nor swap in another workspace's.
+	if err := checkPin(root, artifactPath, b); err != nil {
+		return nil, err
+	}
+	var a leanArtifact
+	names, _, err := leanArtifactDecode(b, tool, &a)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", artifactPath, err)
+	}
+	x := &artifact.ExecIndex{Format: a.Format, Root: a.Root, Digest: a.Digest, Inputs: a.Inputs}
+	if err := checkCurrent(artifactPath, root, x); err != nil {
+		return nil, err
+	}
+	t, ok := a.Tools[tool]
+	if !ok {
+		sort.Strings(names)
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
+	}
+	x.Tool = t
+	return locatedFor(artifactPath, x, tool, platform)
+}
+
+// checkCurrent checks what both read paths share: the format, that the
+// artifact was compiled for this workspace root, and that it is current
+// (every input unchanged, no new layer for the working directory). src
+// names the file read, for messages.
+func checkCurrent(src, root string, x *artifact.ExecIndex) error {
+	if x.Format != artifact.FormatVersion {
+		return fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.FormatVersion)
+	}
+	if x.Root != root {
+		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
+	}
+	if err := verifyInputs(x.Inputs); err != nil {
+		return err
+	}
+	return checkLayerChain(root, x.Inputs)
+}
+
+// locatedFor is the tool's manifest for platform and what else exec needs
+// of it, once the artifact is known to be this workspace's and current.
+func locatedFor(artifactPath string, x *artifact.ExecIndex, tool, platform string) (*located, error) {
+	t := x.Tool
+	if !t.Enabled {
+		return nil, &ToolDisabledError{Tool: tool}
+	}
+	rel, ok := t.Manifests[platform]
+	if !ok || rel == "" {
+		return nil, &NoManifestError{Tool: tool, Platform: platform}
+	}
+	if !filepath.IsAbs(rel) {
+		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
+	}
+	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[platform]}, nil
+}
+
+// checkRealDirs refuses when any of dirs below root is a symlink (or not a
+// directory): the artifact must be the one in this workspace's own .jp.
+func checkRealDirs(root string, dirs ...string) error {
+	for _, d := range dirs {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the artifact read reports what is missing
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+			rel, _ := filepath.Rel(root, d)
+			return &ArtifactLinkError{Path: d, Rel: rel}
+		}
+	}
+	return nil
+}
+
+// checkPin verifies policy.json against the pin compile wrote in the
+// user's data directory for this workspace root and artifact path.
+func checkPin(root, artifactPath string, b []byte) error {
+	dataDir, err := config.UserDataDir(os.Getenv)
+	if err != nil {
+		return fmt.Errorf("cannot find the artifact's pin: %w", err)
+	}
+	return artifact.CheckPin(dataDir, root, artifactPath, b)
+}
+
+// readVerified reads a manifest and checks it against the hash policy.json
+// recorded for it, so the bytes that are applied are the bytes compile
+// wrote, with no window between the check and the use.
+func readVerified(path, sum string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MismatchError{Manifest: path, What: "manifest listed in the artifact is missing"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sum == "" {
+		return nil, &artifact.TamperError{Path: path, Reason: "has no recorded hash in policy.json"}
+	}
+	if artifact.SHA256Hex(b) != sum {
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash recorded when it was compiled"}
+	}
+	return b, nil
+}
+
+// verifyInputs runs artifact.Verify on the file and symlink inputs and
+// checks "env" inputs against this process's environment.
+func verifyInputs(inputs []artifact.Input) error {
+	if err := artifact.Verify(&artifact.Policy{Inputs: inputs}); err != nil {
+		return err
+	}
+	for _, in := range inputs {
+		if in.Kind != "env" {
+			continue
+		}
+		if now := envInputHash(in.Path); now != in.SHA256 {
+			shown := "unset"
+			if now != "" {
+				shown = "sha256:" + now[:12]
+			}
+			return &artifact.StaleError{Input: in, Now: shown}
+		}
+	}
+	return nil
+}
+
+// LayerChainError is a `.jp.*` config layer that JP would load when run
+// from this directory but the artifact was compiled without (a tool that
+// may write src/ created src/.jp.toml), or one the artifact includes that
+// JP would not load from here (compiled from a deeper directory).
+type LayerChainError struct {
+	Path    string
+	Cwd     string
+	Missing bool // true: loaded from here, absent from the artifact
+}
+
+func (e *LayerChainError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("%v: %s is a config layer for %s, but the artifact was compiled without it; run `jp-policy compile` from this directory (and review what it grants)", artifact.ErrStale, e.Path, e.Cwd)
+	}
+	return fmt.Sprintf("%v: the artifact includes %s, which JP does not load from %s; run `jp-policy compile` from this directory", artifact.ErrStale, e.Path, e.Cwd)
+}
+
+func (e *LayerChainError) Unwrap() error { return artifact.ErrStale }
+
+// checkLayerChain compares the `.jp.*` layers JP loads from the current
+// directory (one in each directory from the workspace root down to it)
+// with the ones the artifact was compiled from. The inputs' own hashes
+// catch edits of recorded layers; this catches a layer in a directory the
+// compile never looked at. A few stat calls per directory level.
+func checkLayerChain(root string, inputs []artifact.Input) error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("current directory: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	recorded := map[string]bool{}
+	for _, in := range inputs {
+		if in.Kind == "layer" && strings.HasPrefix(filepath.Base(in.Path), ".jp.") {
+			recorded[in.Path] = true
+		}
+	}
+	here := map[string]bool{}
+	for _, dir := range config.DirsDown(root, cwd) {
+		for _, p := range config.DotJPFiles(dir) {
+			here[p] = true
+			fi, err := os.Stat(p)
+			if err != nil || fi.IsDir() {
+				continue
+			}
+			if !recorded[p] {
+				return &LayerChainError{Path: p, Cwd: cwd, Missing: true}
+			}
+			break // the loader takes the first name that exists
+		}
+	}
+	for p := range recorded {
+		if !here[p] {
+			return &LayerChainError{Path: p, Cwd: cwd}
+		}
+	}
+	return nil
+}
+
+// resolveExecIndex is resolveManifest's path through the tool's exec file
+// (artifact.ExecIndex), verified against the hash the pin holds for it.
+func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool, platform string) (*located, error) {
+	want, ok := pin.Tools[tool]
+	rel := artifact.ExecFile(tool)
+	if !ok || rel == "" {
+		names := make([]string, 0, len(pin.Tools))
+		for n := range pin.Tools {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
+	}
+	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
+	b, err := readNoFollow(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in the pin is missing; run `jp-policy compile`"}
+	}
+	if errors.Is(err, errIsSymlink) {
+		return nil, &ArtifactLinkError{Path: path}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if artifact.SHA256Hex(b) != want {
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash pinned when it was compiled"}
+	}
+	var x artifact.ExecIndex
+	if err := json.Unmarshal(b, &x); err != nil {
+		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
+	}
+	if err := checkCurrent(path, root, &x); err != nil {
+		return nil, err
+	}
+	return locatedFor(artifactPath, &x, tool, platform)
+}

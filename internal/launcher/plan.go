@@ -1,0 +1,430 @@
+package launcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"golang.org/x/net/bpf"
+
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// Options is one `jp-policy exec` invocation.
+type Options struct {
+	// Workspace is the workspace root; "" finds it from the current
+	// directory (the nearest ancestor holding .jp).
+	Workspace string
+	// Artifact is the compiled policy.json; "" means
+	// <workspace>/.jp/policy/policy.json.
+	Artifact string
+	Tool     string
+	// Default runs under RFD 075's default policy for the workspace,
+	// built in-process, instead of reading an artifact.
+	Default bool
+	// Manifest, when set, is used instead of reading the artifact.
+	Manifest *landlock.Manifest
+	// BestEffort runs even when the kernel cannot enforce every clause,
+	// after saying what is degraded.
+	BestEffort bool
+	// RequireABI refuses kernels whose Landlock ABI is below it.
+	RequireABI int
+	DryRun     bool
+	// Masks asks for exact masks of narrowed paths in a private mount
+	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
+	// privilege, the split grants apply.
+	Masks bool
+	// Namespaces asks for the namespaced path (Linux): the tool's
+	// filesystem built from its grants in private user, mount and
+	// network namespaces.
+	Namespaces bool
+	// LogNet is a file for the proxy's decisions (JSON lines).
+	LogNet string
+	// Argv is the command, byte for byte as given after `--`.
+	Argv []string
+	// Environ is the launcher's environment (os.Environ()).
+	Environ []string
+	// Platform is runtime.GOOS; ABI is the kernel's Landlock ABI (Linux).
+	Platform string
+	ABI      int
+	// Recompile, when set, rebuilds a stale artifact and runs on when the
+	// new policy widens nothing (recompile.go); nil refuses it as stale.
+	Recompile Recompiler
+}
+
+// Plan is everything decided before the final exec.
+type Plan struct {
+	Tool     string
+	Platform string
+	// Path is the resolved executable; Argv and Env are what it receives.
+	Path string
+	Argv []string
+	Env  []string
+	// Rule is the command rule that allowed the program (nil when the
+	// policy has no commands).
+	Rule *policy.CommandRule
+
+	// Linux.
+	ABI      int
+	Manifest *landlock.Manifest
+	// Masks: try exact masks before falling back to the split.
+	Masks bool
+	// Namespaced: run through the namespaced path (exec_ns_linux.go).
+	Namespaced bool
+	// NetRules are the tool's net rules; on the namespaced path a
+	// filtering proxy decides every connection with them.
+	NetRules []policy.NetRule
+	// LogNet, when set, receives one JSON line per proxy decision.
+	LogNet string
+	// Filter is the assembled seccomp program for this machine's ABI;
+	// nil only when the kernel cannot filter and --best-effort said to
+	// run anyway (then Degraded lists the seccomp clauses).
+	Filter []bpf.RawInstruction
+	// Degraded lists the clauses this kernel cannot enforce in full.
+	Degraded []Degradation
+
+	// Profile is the macOS SBPL profile path; ProfileText, when set, is
+	// an in-process profile (--default) passed inline instead.
+	Profile     string
+	ProfileText string
+	// Job is the Windows job-object manifest.
+	Job *winjob.Manifest
+}
+
+// Degradation is one clause a kernel enforces only in part, and why.
+type Degradation struct {
+	Clause emit.Clause
+	// Need is the Landlock ABI that would enforce it in full; 0 when the
+	// reason is not the ABI (Reason says what is missing).
+	Need   int
+	Reason string
+}
+
+func (d Degradation) String() string {
+	if d.Need == 0 {
+		return fmt.Sprintf("%s (%s): %s", d.Clause.ID, d.Clause.What, d.Reason)
+	}
+	return fmt.Sprintf("%s (%s) needs Landlock ABI %d", d.Clause.ID, d.Clause.What, d.Need)
+}
+
+// why is what the dry run says about a degraded clause on this machine.
+func (d Degradation) why(abi int) string {
+	if d.Need == 0 {
+		return d.Reason
+	}
+	return fmt.Sprintf("kernel Landlock ABI %d < %d", abi, d.Need)
+}
+
+// FindWorkspace returns the workspace root config.FindRoot finds from dir
+// (canonical, as the compiler records it), or dir itself when no ancestor
+// holds a .jp directory, so the caller can say where it looked.
+func FindWorkspace(dir string) (string, error) {
+	root, err := config.FindRoot(dir)
+	var none *config.NoWorkspaceError
+	if errors.As(err, &none) {
+		return filepath.Abs(dir)
+	}
+	return root, err
+}
+
+// locate returns the canonical workspace root the run is for and the
+// artifact path to read. strict is set for the default location
+// (<root>/.jp/policy/policy.json), where .jp and .jp/policy must be real
+// directories: a tool that may write the workspace could otherwise point
+// them at another workspace's artifact, which has a valid pin of its own.
+func (o *Options) locate() (root, artifactPath string, strict bool, err error) {
+	if o.Workspace == "" {
+		root, err = FindWorkspace(".")
+	} else {
+		root, err = filepath.Abs(o.Workspace)
+		if err == nil {
+			root, err = filepath.EvalSymlinks(root)
+		}
+	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("workspace: %w", err)
+	}
+	if o.Artifact != "" {
+		artifactPath, err = filepath.Abs(o.Artifact)
+		return root, artifactPath, false, err
+	}
+	return root, filepath.Join(root, filepath.FromSlash(artifact.DefaultDir), artifact.FileName), true, nil
+}
+
+// Prepare decides everything about a run without running it: it reads
+// the tool's manifest (refusing a stale artifact), resolves the program,
+// checks it against the commands, filters the environment, and works out
+// which clauses this kernel enforces. It returns a refusal as an error;
+// with DryRun it still returns the plan alongside the refusal so that the
+// report can show it.
+func Prepare(o *Options) (*Plan, error) {
+	if len(o.Argv) == 0 {
+		return nil, &UsageError{Msg: "no command given; put it after --"}
+	}
+	if o.Tool == "" && o.Manifest == nil && !o.Default {
+		return nil, &UsageError{Msg: "--tool is required (or --default)"}
+	}
+	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
+	var (
+		envAllow landlock.Env
+		commands map[string]policy.CommandRule
+		fold     bool // Windows variable names compare case-insensitively
+	)
+	switch {
+	case o.Manifest != nil:
+		p.Manifest = o.Manifest
+		if p.Tool == "" {
+			p.Tool = o.Manifest.Tool
+		}
+		envAllow, commands = o.Manifest.Env, o.Manifest.Commands
+	case o.Default:
+		var err error
+		if envAllow, commands, fold, err = prepareDefault(o, p); err != nil {
+			return nil, err
+		}
+	default:
+		root, ap, strict, err := o.locate()
+		if err != nil {
+			return nil, err
+		}
+		loc, err := resolveManifest(root, ap, strict, o.Tool, o.Platform)
+		if errors.Is(err, artifact.ErrStale) && o.Recompile != nil && !o.DryRun {
+			loc, err = o.recompileStale(root, ap, strict, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
+		commands = loc.Commands
+		p.NetRules = loc.Net
+		switch o.Platform {
+		case "linux":
+			b, err := readVerified(loc.Manifest, loc.SHA256)
+			if err != nil {
+				return nil, err
+			}
+			m, err := decodeManifest(loc.Manifest, b)
+			if err != nil {
+				return nil, err
+			}
+			if m.Digest != loc.Digest {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+			}
+			if m.Tool != o.Tool {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", m.Tool, o.Tool)}
+			}
+			p.Manifest = m
+			envAllow, commands = m.Env, m.Commands
+		case "darwin":
+			// Pass the verified text (-p), not the path (-f): the file
+			// could change between the check and sandbox-exec reading it.
+			b, err := readVerified(loc.Manifest, loc.SHA256)
+			if err != nil {
+				return nil, err
+			}
+			p.Profile, p.ProfileText = loc.Manifest, string(b)
+		case "windows":
+			b, err := readVerified(loc.Manifest, loc.SHA256)
+			if err != nil {
+				return nil, err
+			}
+			j, err := decodeWinJob(loc.Manifest, b)
+			if err != nil {
+				return nil, err
+			}
+			if j.Digest != loc.Digest {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+			}
+			if j.Tool != o.Tool {
+				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", j.Tool, o.Tool)}
+			}
+			p.Job = j
+			envAllow, commands = landlock.Env(j.Env), j.Commands
+			fold = true
+		}
+	}
+
+	path, err := lookPath(o.Argv[0])
+	if err != nil {
+		return nil, err
+	}
+	p.Path = path
+	if p.Rule, err = CheckCommand(p.Tool, commands, o.Argv, path); err != nil {
+		return p, err
+	}
+	if fold {
+		p.Env = FilterEnvFold(o.Environ, envAllow, p.Rule)
+	} else {
+		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
+	}
+
+	if o.Platform != "linux" {
+		return p, nil
+	}
+	if o.RequireABI > 0 && o.ABI < o.RequireABI {
+		return p, &ABITooLowError{Have: o.ABI, Want: o.RequireABI}
+	}
+	if p.Manifest.Seccomp == nil {
+		return p, &MismatchError{Manifest: "the linux manifest", What: "manifest has no \"seccomp\"; refusing rather than running unfiltered"}
+	}
+	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
+		return p, err
+	}
+	spec := *p.Manifest.Seccomp
+	if o.Namespaces {
+		if err := namespacedOK(p.Manifest); err != nil {
+			return p, err
+		}
+		p.Namespaced = true
+		// Read-only binds answer EROFS outside the write grants, so the
+		// metadata calls need no blanket refusal there.
+		spec.Metadata = true
+		// Paths outside the grants do not exist in the namespaced root.
+		spec.XattrRead = true
+		if p.proxied() {
+			// Only loopback exists in the tool's network namespace, and
+			// the proxy resolves names: TCP to it is all the tool needs,
+			// and listening there reaches nobody outside.
+			spec.Inet, spec.Listen = seccomp.InetTCP, true
+			p.LogNet = o.LogNet
+			p.Env = withProxy(p.Env)
+		}
+	}
+	filter, why := buildFilter(spec)
+	if why != "" {
+		for _, c := range p.Manifest.Clauses {
+			if strings.HasPrefix(c.ID, "seccomp.") {
+				p.Degraded = append(p.Degraded, Degradation{Clause: c, Reason: why})
+			}
+		}
+	}
+	p.Filter = filter
+	if len(p.Degraded) > 0 && !o.BestEffort {
+		return p, &UnenforceableError{ABI: o.ABI, Degraded: p.Degraded}
+	}
+	return p, nil
+}
+
+// manifestShape holds the keys a Linux manifest must have, undecoded: a
+// key that is absent (rather than null or empty) would otherwise decode as
+// its zero value, and for net (Restrict false), commands (nil: any
+// program) and seccomp that zero value is the widest. So their absence is
+// refused, never read as "unrestricted".
+type manifestShape struct {
+	Net      json.RawMessage `json:"net"`
+	Scope    json.RawMessage `json:"scope"`
+	Commands json.RawMessage `json:"commands"`
+	Seccomp  json.RawMessage `json:"seccomp"`
+	FS       json.RawMessage `json:"fs"`
+	Baseline json.RawMessage `json:"baseline"`
+	Env      json.RawMessage `json:"env"`
+}
+
+// buildFilter assembles the seccomp program for this machine, or says
+// why it cannot (no seccomp in the kernel, an ABI without a table).
+func buildFilter(spec seccomp.Spec) ([]bpf.RawInstruction, string) {
+	if err := seccomp.Available(); err != nil {
+		return nil, err.Error()
+	}
+	arch, err := seccomp.ArchFor(runtime.GOARCH)
+	if err != nil {
+		return nil, err.Error()
+	}
+	prog, err := seccomp.Build(spec, arch)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return prog, ""
+}
+
+func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
+	var m landlock.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a landlock manifest: %w; run `jp-policy compile`", path, err)
+	}
+	if m.Version != landlock.FormatVersion {
+		return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest format %d, this jp-policy reads %d", m.Version, landlock.FormatVersion)}
+	}
+	var shape manifestShape
+	if err := json.Unmarshal(b, &shape); err != nil {
+		return nil, fmt.Errorf("%s: not a landlock manifest: %w; run `jp-policy compile`", path, err)
+	}
+	for _, k := range []struct {
+		name string
+		raw  json.RawMessage
+		null bool // null is a valid value (commands: any program)
+	}{
+		{"net", shape.Net, false}, {"scope", shape.Scope, false}, {"commands", shape.Commands, true},
+		{"seccomp", shape.Seccomp, false}, {"fs", shape.FS, false}, {"baseline", shape.Baseline, false}, {"env", shape.Env, false},
+	} {
+		if len(k.raw) == 0 || (!k.null && string(k.raw) == "null") {
+			return nil, &MismatchError{Manifest: path, What: fmt.Sprintf("manifest has no %q; refusing rather than reading it as unrestricted", k.name)}
+		}
+	}
+	if err := m.Seccomp.Validate(); err != nil {
+		return nil, &MismatchError{Manifest: path, What: err.Error()}
+	}
+	return &m, nil
+}
+
+// degraded lists the clauses a kernel with the given ABI cannot enforce
+// in full. It trusts the clauses' MinABI, and also checks what the rules
+// actually use, so a manifest that forgot a clause still fails closed.
+func degraded(m *landlock.Manifest, abi int) ([]Degradation, error) {
+	var out []Degradation
+	for _, c := range m.Clauses {
+		if c.MinABI > abi {
+			out = append(out, Degradation{Clause: c, Need: c.MinABI})
+		}
+	}
+	need, err := requiredABI(m)
+	if err != nil {
+		return nil, err
+	}
+	if need > abi {
+		covered := false
+		for _, d := range out {
+			covered = covered || d.Need >= need
+		}
+		if !covered {
+			out = append(out, Degradation{
+				Clause: emit.Clause{ID: "manifest", What: "the access rights, net rules and scopes the manifest uses", Status: emit.Enforced, MinABI: need},
+				Need:   need,
+			})
+		}
+	}
+	return out, nil
+}
+
+// requiredABI is the lowest ABI that knows everything the manifest uses.
+func requiredABI(m *landlock.Manifest) (int, error) {
+	need := max(m.MinABI, 1)
+	for _, set := range [][]landlock.PathRule{m.FS, m.Baseline} {
+		for _, r := range set {
+			mask, err := parseRights(r.Clause, r.Access)
+			if err != nil {
+				return 0, err
+			}
+			need = max(need, minABIForFS(mask))
+		}
+	}
+	if m.Net.Restrict || len(m.Net.ConnectTCP) > 0 || len(m.Net.BindTCP) > 0 {
+		need = max(need, 4)
+	}
+	for _, s := range m.Scope {
+		if _, ok := scopeByName[s]; !ok {
+			return 0, &UnknownRightError{Clause: "scope", Kind: "scope", Name: s}
+		}
+		need = max(need, 6)
+	}
+	return need, nil
+}

@@ -1,0 +1,152 @@
+package launcher
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+)
+
+// ChildExit carries the exit code of a child the launcher waited for (on
+// Windows, where there is no exec-in-place).
+type ChildExit struct{ Code int }
+
+func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with status %d", e.Code) }
+
+// clauseStatus is a clause's status on this machine: the compiled status,
+// downgraded when the kernel's ABI is below the clause's.
+func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
+	for _, d := range p.Degraded {
+		if d.Clause.ID == c.ID {
+			how := d.why(p.ABI)
+			if c.How != "" {
+				how += "; " + c.How
+			}
+			return emit.Degraded, how
+		}
+	}
+	return c.Status, c.How
+}
+
+// WriteDryRun prints, per clause, what a run would enforce, degrade or
+// leave to the tool's cooperation, then the environment and the command
+// that would run. refusal is the error Prepare returned, if any.
+func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %s on %s", p.Tool, p.Platform)
+	if p.Platform == "linux" && p.Manifest != nil {
+		fmt.Fprintf(&b, " (kernel Landlock ABI %d, policy needs %d)", p.ABI, p.Manifest.MinABI)
+	}
+	b.WriteString("\n")
+	if p.Manifest != nil {
+		seen := map[string]bool{}
+		for _, c := range p.Manifest.Clauses {
+			st, how := p.clauseStatus(c)
+			writeClause(&b, string(st), c.ID, c.What, how)
+			seen[c.ID] = true
+		}
+		for _, d := range p.Degraded {
+			if !seen[d.Clause.ID] {
+				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
+			}
+		}
+		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {
+			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
+		}
+		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
+			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
+			switch {
+			case p.Namespaced:
+				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
+			case p.Masks && canMask():
+				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
+			case p.Masks:
+				writeClause(&b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
+			default:
+				writeClause(&b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
+			}
+		}
+		if p.Namespaced && p.Manifest.Namespace != nil {
+			ns := p.Manifest.Namespace
+			writeClause(&b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
+				"metadata writes are allowed and answer EROFS outside the write grants; no network at all; a private /tmp")
+		}
+		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
+		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
+	}
+	switch {
+	case p.ProfileText != "":
+		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
+	case p.Profile != "":
+		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
+	}
+	if p.Job != nil {
+		for _, c := range p.Job.Clauses {
+			writeClause(&b, string(c.Status), c.ID, c.What, c.How)
+		}
+		writeClause(&b, string(emit.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
+	}
+	names := make([]string, 0, len(p.Env))
+	for _, kv := range p.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(names, " ")))
+	if p.Path != "" {
+		fmt.Fprintf(&b, "exec: %s %q\n", p.Path, p.Argv)
+	}
+	if refusal != nil {
+		fmt.Fprintf(&b, "would refuse: %v\n", refusal)
+	} else if len(p.Degraded) > 0 {
+		fmt.Fprintf(&b, "would run degraded (--best-effort): %s\n", degradedLine(p.Degraded))
+	} else {
+		b.WriteString("would run\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeClause(b *strings.Builder, status, id, what, how string) {
+	fmt.Fprintf(b, "  %-11s %-26s %s", status, id, what)
+	if how != "" {
+		fmt.Fprintf(b, " (%s)", how)
+	}
+	b.WriteString("\n")
+}
+
+// hasCooperativeNet reports whether the manifest's net rule clauses
+// already say that hosts and paths are left to the tool's own check; the
+// report adds that line itself when a manifest does not.
+func hasCooperativeNet(cs []emit.Clause) bool {
+	for _, c := range cs {
+		if strings.HasPrefix(c.ID, "net[") && strings.Contains(c.How, "cooperativ") {
+			return true
+		}
+	}
+	return false
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func degradedLine(ds []Degradation) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// WarnDegraded prints the one line --best-effort owes the user before
+// running with clauses the kernel cannot enforce.
+func WarnDegraded(w io.Writer, p *Plan) {
+	if len(p.Degraded) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))
+}

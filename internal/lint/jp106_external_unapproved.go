@@ -1,0 +1,44 @@
+package lint
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP106", Name: "external-unapproved", Severity: diag.Warning, Suppressible: true,
+		Title: "An external rule's target is not approved, or the symlink was retargeted since approval",
+		Description: "External targets are trusted on first use (RFD D43): the approvals store binds the rule path to the canonical target the user approved. " +
+			"Until then, or after the link is pointed somewhere else, the compiler drops the rule and the tool gets no access there. A retargeted link is the case approvals exist to catch: check where it points now before approving.",
+		Fix:   "Check the target, then run `jp-policy approvals approve RULE_PATH`.",
+		check: checkExternalUnapproved,
+	})
+}
+
+func checkExternalUnapproved(p *pass) {
+	for _, tf := range p.st.tools {
+		for _, b := range tf.rules {
+			if b.err != nil || !b.external {
+				continue
+			}
+			var stored string
+			var found bool
+			if p.opts.Approvals != nil {
+				stored, found = p.opts.Approvals.Lookup(b.key)
+			}
+			pos := p.valueOf(b.rule.Keys, "path", b.rule.Pos)
+			help := fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", b.key)
+			switch {
+			case !found:
+				p.report(pos, fmt.Sprintf("external rule %q of tool %q points at %s, which is not approved; the rule is dropped until it is",
+					b.key, tf.tool.Name, p.st.show(b.abs)), help)
+			case filepath.Clean(stored) != b.abs:
+				p.report(pos, fmt.Sprintf("external rule %q of tool %q was approved for %s but the link now points at %s; the rule is dropped until the new target is approved",
+					b.key, tf.tool.Name, p.st.show(stored), p.st.show(b.abs)), help)
+			}
+		}
+	}
+}

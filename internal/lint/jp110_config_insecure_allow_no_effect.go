@@ -1,0 +1,37 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP110", Name: "config-insecure-allow-no-effect", Severity: diag.Warning, Suppressible: true,
+		Title: "`write = \"insecure_allow\"` on a config path that is not sensitive",
+		Description: "`insecure_allow` only acknowledges a write to a sensitive config path (RFD 078). Elsewhere it behaves exactly like `write = true`, " +
+			"and leaving it there trains readers to skim past the word that should make them stop.",
+		Fix:   "Write `write = true`.",
+		check: checkConfigInsecureAllow,
+	})
+}
+
+func checkConfigInsecureAllow(p *pass) {
+	for _, t := range sortedTools(p.l) {
+		if t.Access == nil {
+			continue
+		}
+		for _, r := range t.Access.Config {
+			if s, ok := r.Write.(string); !ok || s != "insecure_allow" {
+				continue
+			}
+			if _, ok := sensitiveConfigPath(r.Path); ok {
+				continue
+			}
+			p.report(p.valueOf(r.Keys, "write", r.Pos),
+				fmt.Sprintf("write = \"insecure_allow\" on config path %q of tool %q has no effect: the path is not sensitive", r.Path, t.Name),
+				"use write = true")
+		}
+	}
+}

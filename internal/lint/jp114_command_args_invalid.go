@@ -1,0 +1,29 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP114", Name: "command-args-invalid", Severity: diag.Error,
+		Title: "`\"**\"` anywhere but last in a command's `args` prefix",
+		Description: "In `access.commands.<program>.args` each entry is an argument prefix; a final `\"**\"` allows any remaining arguments (RFD 075). " +
+			"Elsewhere `\"**\"` has no meaning, and guessing one (\"any one argument\"? \"any run\"?) could allow invocations the author did not intend, so the rule is rejected.",
+		Fix:   "Move `\"**\"` to the end of the prefix, or list the allowed argument lists one by one.",
+		check: checkCommandArgs,
+	})
+}
+
+func checkCommandArgs(p *pass) {
+	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+		if err := policy.ValidateCommandArgs(c.Args); err != nil {
+			p.report(p.valueOf(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
+				"put \"**\" only at the end of an args prefix")
+		}
+	})
+}

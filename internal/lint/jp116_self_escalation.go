@@ -1,0 +1,184 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP116", Name: "self-escalation", Severity: diag.Warning, Suppressible: true,
+		Title: "A tool may write JP's policy files, JP's user config or approvals, or git hooks/config",
+		Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
+			"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
+			"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
+		Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
+		check: checkSelfEscalation,
+	})
+}
+
+// protectedDir is a directory outside the workspace that holds JP's own
+// policy inputs.
+type protectedDir struct {
+	abs  string
+	what string
+}
+
+// protectedDirs locates JP's user-level directories for this workspace;
+// ones that cannot be located (no home, no data dir) are left out.
+func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
+	var out []protectedDir
+	if d, err := config.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
+		out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user config directory")})
+	}
+	if l.Root != "" {
+		if d, err := config.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
+			out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user storage for this workspace, which holds approvals.json")})
+		}
+	}
+	if opts.ApprovalsFile != "" {
+		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpEscalation("the approvals store")})
+	}
+	for i := range out {
+		if c, err := filepath.EvalSymlinks(out[i].abs); err == nil {
+			out[i].abs = c // compare canonical with canonical targets
+		}
+	}
+	return out
+}
+
+type escalation struct {
+	key  string // workspace key, "" for a protected dir outside
+	what string
+}
+
+// workspacePoints are the workspace paths a tool must not write.
+func workspacePoints(l *config.Loaded) []escalation {
+	pts := []escalation{
+		{".jp", jpEscalation("JP's workspace config and compiled policy")},
+		{".jp.toml", jpEscalation("a JP config file")},
+	}
+	seen := map[string]bool{".jp.toml": true}
+	for _, ly := range l.Layers {
+		if ly.Kind != config.LayerDotJP {
+			continue
+		}
+		if rel, ok := relUnder(l.Root, ly.Path); ok && rel != "" && !seen[rel] {
+			seen[rel] = true
+			pts = append(pts, escalation{rel, jpEscalation("a JP config file")})
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(l.Root, ".git")); err == nil && fi.IsDir() {
+		pts = append(pts,
+			escalation{".git/hooks", "git hooks, which run as you on your next git command"},
+			escalation{".git/config", "git config, which can make your next git command run programs as you (core.hooksPath, aliases, filters)"})
+	}
+	return pts
+}
+
+func checkSelfEscalation(p *pass) {
+	if len(p.st.tools) == 0 {
+		return
+	}
+	if p.st.protected == nil {
+		p.st.protected = protectedDirs(p.l, p.opts)
+	}
+	points := workspacePoints(p.l)
+	for _, tf := range p.st.tools {
+		type hitKey struct {
+			idx  int
+			what string
+		}
+		type hit struct {
+			rule  *boundRule
+			shown string
+		}
+		hits := map[hitKey]hit{}
+		add := func(w *boundRule, shown, what string) {
+			if w == nil || !w.grantsWrite() {
+				return
+			}
+			k := hitKey{w.index, what}
+			if _, ok := hits[k]; !ok {
+				hits[k] = hit{w, shown}
+			}
+		}
+		for _, pt := range points {
+			add(tf.winner(pt.key), pt.key, pt.what)
+			for _, b := range tf.rules {
+				if b.err != nil || b.external {
+					continue
+				}
+				if rel, ok := relUnderKey(pt.key, b.key); ok && rel != "" {
+					add(b, b.key, pt.what)
+				}
+			}
+		}
+		for _, d := range p.st.protected {
+			for _, b := range tf.rules {
+				if b.err != nil || !b.external {
+					continue
+				}
+				if _, ok := relUnder(d.abs, b.abs); ok {
+					add(b, p.st.show(b.abs), d.what)
+				} else if rel, ok := relUnder(b.abs, d.abs); ok {
+					add(tf.winner(joinKey(b.key, rel)), p.st.show(d.abs), d.what)
+				}
+			}
+		}
+		keys := make([]hitKey, 0, len(hits))
+		for k := range hits {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if keys[i].idx != keys[j].idx {
+				return keys[i].idx < keys[j].idx
+			}
+			return keys[i].what < keys[j].what
+		})
+		for _, k := range keys {
+			h := hits[k]
+			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
+				fmt.Sprintf("tool %q can %s %s through fs rule %q: %s",
+					tf.tool.Name, writeCaps(h.rule), h.shown, h.rule.rule.Path, k.what),
+				"add a more specific rule for that path without create, update or delete")
+		}
+	}
+}
+
+// writeCaps lists the write capabilities a rule grants.
+func writeCaps(b *boundRule) string {
+	var cs []string
+	for _, c := range []policy.Capability{policy.Create, policy.Update, policy.Delete} {
+		if b.grants(c) {
+			cs = append(cs, c.String())
+		}
+	}
+	return strings.Join(cs, ", ")
+}
+
+// relUnderKey is relUnder for slash-separated workspace keys, where ""
+// is the root.
+func relUnderKey(dir, key string) (string, bool) {
+	switch {
+	case dir == "":
+		return key, true
+	case key == dir:
+		return "", true
+	case len(key) > len(dir) && key[:len(dir)] == dir && key[len(dir)] == '/':
+		return key[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// jpEscalation words the consequence of writing one of JP's own files.
+func jpEscalation(what string) string {
+	return what + ", so it can rewrite its own access policy for its next run"
+}

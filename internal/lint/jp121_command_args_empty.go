@@ -1,0 +1,30 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/diag"
+)
+
+func init() {
+	register(&Rule{
+		ID: "JP121", Name: "command-args-empty", Severity: diag.Warning, Suppressible: true,
+		Title: "A command rule with `args = []` can never run",
+		Description: "`args` lists the argument prefixes a program may be run with (RFD 075); without `args` any arguments are allowed. " +
+			"An empty list allows no invocation at all, which is rarely what the author meant: to deny a program, leave it out of `access.commands` once the map is declared.",
+		Fix:   "List the allowed argument prefixes (`args = [[\"status\"], [\"log\", \"**\"]]`), remove `args` to allow any, or remove the program.",
+		check: checkCommandArgsEmpty,
+	})
+}
+
+func checkCommandArgsEmpty(p *pass) {
+	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+		if c.Args == nil || len(c.Args) > 0 {
+			return
+		}
+		p.report(p.valueOf(c.Keys, "args", c.Pos),
+			fmt.Sprintf("command %q of tool %q has args = [], so it can never be run", prog, t.Name),
+			"list the allowed argument prefixes, remove args to allow any, or remove the program")
+	})
+}

@@ -1,0 +1,176 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+)
+
+func sample() ([]diag.Diagnostic, Options) {
+	base := filepath.FromSlash("/ws")
+	file := filepath.Join(base, ".jp", "config.toml")
+	home := filepath.FromSlash("/home/u")
+	files := map[string][]byte{file: []byte("[[a.b]]\npath = \"/etc\"\n\texternal = true\n")}
+	ds := []diag.Diagnostic{
+		{Pos: diag.Position{File: file, Line: 2, Col: 8}, Severity: diag.Error, Rule: "JP103", Message: "absolute: 100%, a,b:c", Help: "use a relative path",
+			Related: []diag.Related{{Pos: diag.Position{File: filepath.Join(home, ".config", "jp", "config.toml"), Line: 4, Col: 1}, Message: "overrides"}}},
+		{Pos: diag.Position{File: file, Line: 3, Col: 2}, Severity: diag.Warning, Rule: "JP116", Message: "second\nline"},
+		{Pos: diag.Position{File: file}, Severity: diag.Error, Message: "whole file"},
+	}
+	return ds, Options{Base: base, Home: home, Files: files, Version: "test"}
+}
+
+func TestText(t *testing.T) {
+	ds, o := sample()
+	var b bytes.Buffer
+	if err := Text(&b, ds, o); err != nil {
+		t.Fatal(err)
+	}
+	want := ".jp/config.toml:2:8: error: absolute: 100%, a,b:c [JP103]\n" +
+		" 2 | path = \"/etc\"\n" +
+		"   |        ^^^^^^\n" +
+		"  help: use a relative path\n" +
+		"  note: overrides ~/.config/jp/config.toml:4:1\n" +
+		".jp/config.toml:3:2: warning: second\nline [JP116]\n" +
+		" 3 | \texternal = true\n" +
+		"   | \t^^^^^^^^\n" +
+		".jp/config.toml: error: whole file\n" +
+		"2 errors, 1 warning\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTextColor(t *testing.T) {
+	ds, o := sample()
+	o.Color = true
+	var b bytes.Buffer
+	_ = Text(&b, ds, o)
+	if !strings.Contains(b.String(), ansiRed+"error"+ansiReset) {
+		t.Errorf("no colour in %q", b.String())
+	}
+	o.Color = false
+	b.Reset()
+	_ = Text(&b, ds, o)
+	if strings.Contains(b.String(), "\x1b[") {
+		t.Errorf("colour without Color: %q", b.String())
+	}
+}
+
+func TestGitHub(t *testing.T) {
+	ds, o := sample()
+	var b bytes.Buffer
+	if err := GitHub(&b, ds, o); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want one line per finding, got %q", b.String())
+	}
+	want := "::error file=.jp/config.toml,line=2,col=8,title=JP103::absolute: 100%25, a,b:c%0Ahelp: use a relative path%0Anote: overrides ~/.config/jp/config.toml:4:1"
+	if lines[0] != want {
+		t.Errorf("got  %s\nwant %s", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,title=JP116::second%0Aline") {
+		t.Errorf("warning line %q", lines[1])
+	}
+}
+
+func TestJSON(t *testing.T) {
+	ds, o := sample()
+	var b bytes.Buffer
+	if err := JSON(&b, ds, o); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&b)
+	var got []Finding
+	for dec.More() {
+		var f Finding
+		if err := dec.Decode(&f); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, f)
+	}
+	if len(got) != 3 || got[0].Rule != "JP103" || got[0].Title == "" || got[0].File != ".jp/config.toml" ||
+		got[0].Line != 2 || got[0].Col != 8 || got[0].Severity != "error" || got[0].Related[0].File != "~/.config/jp/config.toml" {
+		t.Errorf("unexpected findings %+v", got)
+	}
+}
+
+// TestSARIFValidatesAgainstSchema checks the SARIF output, with and
+// without results, against the vendored SARIF 2.1.0 schema.
+func TestSARIFValidatesAgainstSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat = true // uri, uri-reference and date-time must hold too
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const url = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+	if err := c.AddResource(url, f); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The schema must be able to say no, or the test proves nothing.
+	var bad any
+	_ = json.Unmarshal([]byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"level":"fatal","message":{"text":"m"}}]}]}`), &bad)
+	if schema.Validate(bad) == nil {
+		t.Fatal("schema accepted an invalid result level")
+	}
+	ds, o := sample()
+	for _, tc := range []struct {
+		name string
+		ds   []diag.Diagnostic
+	}{{"findings", ds}, {"empty", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := SARIF(&b, tc.ds, o); err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(v); err != nil {
+				t.Errorf("SARIF output does not validate: %v\n%s", err, b.String())
+			}
+			var log sarifLog
+			_ = json.Unmarshal(b.Bytes(), &log)
+			if len(log.Runs) != 1 || len(log.Runs[0].Tool.Driver.Rules) == 0 || len(log.Runs[0].Results) != len(tc.ds) {
+				t.Errorf("unexpected SARIF shape: %s", b.String())
+			}
+		})
+	}
+}
+
+func TestCaretWidth(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		col   int
+		pad   string
+		width int
+	}{
+		{`path = "/etc"`, 8, "       ", 6},
+		{`path = "a\"b"`, 8, "       ", 6},
+		{"\tx = 1", 2, "\t", 1},
+		{"é = true", 5, "    ", 4},
+		{"short", 40, "     ", 1},
+		{"", 1, "", 1},
+	} {
+		pad, w := caret(tc.src, tc.col)
+		if pad != tc.pad || w != tc.width {
+			t.Errorf("caret(%q, %d) = %q, %d; want %q, %d", tc.src, tc.col, pad, w, tc.pad, tc.width)
+		}
+	}
+}

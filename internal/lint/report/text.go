@@ -1,0 +1,170 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiBlue   = "\x1b[1;34m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// Text writes each finding as
+//
+//	file:line:col: severity: message [ID]
+//	   12 | external = true
+//	      | ^^^^^^^^
+//	  help: how to fix it
+//	  note: overrides ~/.config/jp/config.toml:4:1
+//
+// followed by a one-line summary when there was at least one finding.
+func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
+	bw := bufio.NewWriter(w)
+	lines := map[string][]string{}
+	paint := func(code, s string) string {
+		if !o.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	var errs, warns int
+	for _, d := range ds {
+		switch d.Severity {
+		case diag.Error:
+			errs++
+		case diag.Warning:
+			warns++
+		}
+		sevColor := ansiCyan
+		switch d.Severity {
+		case diag.Error:
+			sevColor = ansiRed
+		case diag.Warning:
+			sevColor = ansiYellow
+		}
+		head := o.posString(d.Pos) + ": " + paint(sevColor, d.Severity.String()) + ": " + paint(ansiBold, d.Message)
+		if d.Rule != "" {
+			head += " [" + d.Rule + "]"
+		}
+		fmt.Fprintln(bw, head)
+		if src, ok := sourceLine(lines, o.Files, d.Pos); ok {
+			num := fmt.Sprint(d.Pos.Line)
+			gutter := strings.Repeat(" ", len(num))
+			fmt.Fprintf(bw, " %s %s %s\n", paint(ansiBlue, num), paint(ansiBlue, "|"), strings.TrimRight(src, " \t"))
+			if d.Pos.Col > 0 {
+				pad, width := caret(src, d.Pos.Col)
+				fmt.Fprintf(bw, " %s %s %s%s\n", gutter, paint(ansiBlue, "|"), pad, paint(sevColor, strings.Repeat("^", width)))
+			}
+		}
+		if d.Help != "" {
+			fmt.Fprintf(bw, "  %s %s\n", paint(ansiCyan, "help:"), d.Help)
+		}
+		for _, r := range d.Related {
+			fmt.Fprintf(bw, "  %s %s\n", paint(ansiCyan, "note:"), relatedText(o, r))
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(bw, "%s, %s\n", plural(errs, "error"), plural(warns, "warning"))
+	}
+	return bw.Flush()
+}
+
+func relatedText(o Options, r diag.Related) string {
+	if r.Pos.IsZero() {
+		return r.Message
+	}
+	if r.Message == "" {
+		return o.posString(r.Pos)
+	}
+	return r.Message + " " + o.posString(r.Pos)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// sourceLine returns line p.Line of p.File, splitting each file once.
+func sourceLine(cache map[string][]string, files map[string][]byte, p diag.Position) (string, bool) {
+	if p.Line <= 0 || p.File == "" {
+		return "", false
+	}
+	ls, ok := cache[p.File]
+	if !ok {
+		b, found := files[p.File]
+		if !found {
+			cache[p.File] = nil
+			return "", false
+		}
+		ls = strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+		cache[p.File] = ls
+	}
+	if p.Line > len(ls) {
+		return "", false
+	}
+	return ls[p.Line-1], true
+}
+
+// caret returns the padding that puts a caret under column col (1-based,
+// counted in characters) and the width of the token that starts there.
+// Tabs in the padding are kept so the caret lines up in any tab width.
+func caret(src string, col int) (string, int) {
+	var pad strings.Builder
+	i, n := 0, 1
+	for i < len(src) && n < col {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		if r == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+		i += size
+		n++
+	}
+	return pad.String(), tokenWidth(src[i:])
+}
+
+// tokenWidth measures the TOML token at the start of s: a quoted string,
+// a bare key or word, or a single character.
+func tokenWidth(s string) int {
+	if s == "" {
+		return 1
+	}
+	switch q := s[0]; q {
+	case '"', '\'':
+		for j := 1; j < len(s); j++ {
+			if q == '"' && s[j] == '\\' {
+				j++
+				continue
+			}
+			if s[j] == q {
+				return utf8.RuneCountInString(s[:j+1])
+			}
+		}
+		return utf8.RuneCountInString(s)
+	}
+	w := 0
+	for _, r := range s {
+		if r == '_' || r == '-' || r == '+' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
+			w++
+			continue
+		}
+		break
+	}
+	if w == 0 {
+		return 1
+	}
+	return w
+}

@@ -1,0 +1,314 @@
+package tomlpos
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// ParseTOML parses a TOML document. Syntax errors, including the semantic
+// ones of TOML 1.0 (a key defined twice, a table redefined, an inline
+// table extended), come back as *SyntaxError with their position. The
+// rules mirror go-toml's decoder; FuzzTOMLAgreesWithDecoder checks that
+// both accept the same documents.
+func ParseTOML(file string, data []byte) (root *Node, err error) {
+	defer func() {
+		// go-toml is fuzzed, but a panic here must not take the whole
+		// command down: a broken file is a finding, not a crash.
+		if r := recover(); r != nil {
+			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
+		}
+	}()
+	b := &builder{li: newLineIndex(file, data), data: data}
+	return b.build()
+}
+
+type builder struct {
+	li   *lineIndex
+	data []byte
+}
+
+func (b *builder) errAt(off int, format string, args ...any) error {
+	return &SyntaxError{Pos: b.li.pos(off), Message: fmt.Sprintf(format, args...)}
+}
+
+func (b *builder) build() (*Node, error) {
+	var p unstable.Parser
+	p.Reset(b.data)
+	root := &Node{Kind: Table, Pos: diag.Position{File: b.li.file, Line: 1, Col: 1}, origin: originHeader}
+	cur := root
+	for p.NextExpression() {
+		e := p.Expression()
+		var err error
+		switch e.Kind {
+		case unstable.KeyValue:
+			err = b.keyValue(cur, e, originDotted)
+		case unstable.Table, unstable.ArrayTable:
+			cur, err = b.header(root, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := p.Error(); err != nil {
+		var pe *unstable.ParserError
+		if errors.As(err, &pe) && pe.Highlight != nil {
+			return nil, b.errAt(cap(b.data)-cap(pe.Highlight), "%s", pe.Message)
+		}
+		return nil, &SyntaxError{Pos: diag.Position{File: b.li.file}, Message: err.Error()}
+	}
+	return root, nil
+}
+
+type keyPart struct {
+	name string
+	off  int
+	end  int
+}
+
+func keyParts(e *unstable.Node) []keyPart {
+	var parts []keyPart
+	it := e.Key()
+	for it.Next() {
+		k := it.Node()
+		parts = append(parts, keyPart{name: string(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
+	}
+	return parts
+}
+
+// headerStart finds the `[` (or the first `[` of `[[`) before a header's
+// first key.
+func (b *builder) headerStart(keyOff int, double bool) int {
+	i := keyOff - 1
+	for i >= 0 && (b.data[i] == ' ' || b.data[i] == '\t') {
+		i--
+	}
+	if i >= 0 && b.data[i] == '[' {
+		if double && i > 0 && b.data[i-1] == '[' {
+			return i - 1
+		}
+		return i
+	}
+	return keyOff
+}
+
+func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
+	parts := keyParts(e)
+	if len(parts) == 0 {
+		return nil, b.errAt(0, "empty table header")
+	}
+	isArray := e.Kind == unstable.ArrayTable
+	hpos := b.li.pos(b.headerStart(parts[0].off, isArray))
+	t := root
+	for _, kp := range parts[:len(parts)-1] {
+		next, err := b.descend(t, kp, hpos)
+		if err != nil {
+			return nil, err
+		}
+		t = next
+	}
+	last := parts[len(parts)-1]
+	existing := t.Fields[last.name]
+	if isArray {
+		if existing == nil {
+			existing = &Node{Kind: Array, Pos: hpos, KeyPos: b.li.pos(last.off), origin: originArrayElem}
+			t.set(last.name, existing)
+		} else if existing.Kind != Array || existing.origin != originArrayElem {
+			return nil, b.errAt(last.off, "key %q is already defined and is not an array of tables", last.name)
+		}
+		elem := &Node{Kind: Table, Pos: hpos, origin: originArrayElem}
+		existing.Items = append(existing.Items, elem)
+		return elem, nil
+	}
+	switch {
+	case existing == nil:
+		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.pos(last.off), origin: originHeader}
+		t.set(last.name, n)
+		return n, nil
+	case existing.Kind == Table && existing.origin == originImplicit:
+		existing.origin = originHeader
+		existing.Pos = hpos
+		return existing, nil
+	}
+	return nil, b.errAt(last.off, "table %q is already defined", last.name)
+}
+
+// descend walks one header key part, creating implicit tables and
+// entering the last element of an array of tables.
+func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error) {
+	existing := t.Fields[kp.name]
+	switch {
+	case existing == nil:
+		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.pos(kp.off), origin: originImplicit}
+		t.set(kp.name, n)
+		return n, nil
+	case existing.Kind == Table && existing.origin != originInline:
+		return existing, nil
+	case existing.Kind == Array && existing.origin == originArrayElem && len(existing.Items) > 0:
+		return existing.Items[len(existing.Items)-1], nil
+	}
+	return nil, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+}
+
+// keyValue adds `key = value` to t. origin says where the pair stands:
+// at table level (originDotted) or inside an inline table (originInline);
+// intermediate tables a dotted key creates get that origin. The rules
+// differ only in which existing tables a dotted key may extend: at table
+// level only tables dotted keys made (TOML 1.0: not a [table], not an
+// inline table); inside an inline table, any table of that inline table.
+func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) error {
+	parts := keyParts(e)
+	if len(parts) == 0 {
+		return b.errAt(0, "empty key")
+	}
+	for _, kp := range parts[:len(parts)-1] {
+		existing := t.Fields[kp.name]
+		switch {
+		case existing == nil:
+			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: origin}
+			t.set(kp.name, n)
+			t = n
+		case existing.Kind == Table && (origin == originInline || existing.origin == originDotted):
+			t = existing
+		case origin == originInline:
+			return b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+		default:
+			return b.errAt(kp.off, "key %q is already defined", kp.name)
+		}
+	}
+	last := parts[len(parts)-1]
+	if _, dup := t.Fields[last.name]; dup {
+		return b.errAt(last.off, "key %q is already defined", last.name)
+	}
+	v, err := b.value(e.Value(), b.valueStart(last.end))
+	if err != nil {
+		return err
+	}
+	v.KeyPos = b.li.pos(last.off)
+	t.set(last.name, v)
+	return nil
+}
+
+// valueStart finds the first byte of a value after its key: past blanks,
+// the `=` and more blanks. Arrays carry no range in go-toml's AST, so this
+// is how they get a position.
+func (b *builder) valueStart(keyEnd int) int {
+	i := keyEnd
+	for i < len(b.data) && (b.data[i] == ' ' || b.data[i] == '\t') {
+		i++
+	}
+	if i < len(b.data) && b.data[i] == '=' {
+		i++
+	}
+	for i < len(b.data) && (b.data[i] == ' ' || b.data[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// value converts an AST value. hint is the value's offset when the AST
+// does not know it (arrays), or -1.
+func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
+	off := int(v.Raw.Offset)
+	if v.Kind == unstable.Array {
+		off = hint
+	}
+	n := &Node{Pos: b.li.pos(off)}
+	switch v.Kind {
+	case unstable.String:
+		n.Kind, n.Str = String, string(v.Data)
+	case unstable.Bool:
+		n.Kind, n.Bool = Bool, string(v.Data) == "true"
+	case unstable.Integer:
+		i, err := strconv.ParseInt(string(v.Data), 0, 64)
+		if err != nil || leadingZero(v.Data) {
+			return nil, b.errAt(off, "invalid integer %q", v.Data)
+		}
+		n.Kind, n.Int = Integer, i
+	case unstable.Float:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(string(v.Data), "_", ""), 64)
+		if err != nil || leadingZero(v.Data) {
+			return nil, b.errAt(off, "invalid float %q", v.Data)
+		}
+		n.Kind, n.Float = Float, f
+	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
+		// The AST only checks a date's shape; go-toml's decoder checks
+		// its ranges. Dates are rare in config, so the cost is fine.
+		var probe struct{ V any }
+		if err := toml.Unmarshal(append([]byte("V = "), v.Data...), &probe); err != nil {
+			return nil, b.errAt(off, "invalid date or time %q", v.Data)
+		}
+		n.Kind, n.Str = DateTime, string(v.Data)
+	case unstable.Array:
+		n.Kind = Array
+		it := v.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind == unstable.Comment {
+				continue
+			}
+			h := -1
+			if c.Kind == unstable.Array {
+				h = b.nestedArrayStart(c, off)
+			}
+			item, err := b.value(c, h)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, item)
+		}
+	case unstable.InlineTable:
+		n.Kind, n.origin = Table, originInline
+		it := v.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind != unstable.KeyValue {
+				continue
+			}
+			// Keys inside an inline table may be dotted; those tables are
+			// frozen with it, but while building we allow filling them.
+			if err := b.keyValue(n, c, originInline); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, b.errAt(off, "unsupported value")
+	}
+	return n, nil
+}
+
+// nestedArrayStart guesses where an array inside an array starts: the `[`
+// just before its first element, else the first element itself, else the
+// enclosing array.
+func (b *builder) nestedArrayStart(arr *unstable.Node, parent int) int {
+	// Only the first element tells.
+	if it := arr.Children(); it.Next() {
+		c := it.Node()
+		if c.Kind == unstable.Array || c.Kind == unstable.Comment {
+			return parent
+		}
+		i := int(c.Raw.Offset) - 1
+		for i >= 0 && (b.data[i] == ' ' || b.data[i] == '\t' || b.data[i] == '\n' || b.data[i] == '\r') {
+			i--
+		}
+		if i >= 0 && b.data[i] == '[' {
+			return i
+		}
+		return int(c.Raw.Offset)
+	}
+	return parent
+}
+
+// leadingZero reports a decimal number written with a leading zero
+// ("012", "-01.5"), which TOML forbids and Go would read as octal.
+func leadingZero(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	return len(b) > 1 && b[0] == '0' && b[1] >= '0' && b[1] <= '9'
+}
