@@ -9,11 +9,11 @@ import (
 
 // bigPolicy has n rules spread over a 3-level tree (d0..d9/e0..e9/f0..).
 func bigPolicy(n int) (*AccessPolicy, []string) {
-	p := &AccessPolicy{FS: []FsRule{{LexicalPath: "", Read: bp(true)}}}
+	p := &AccessPolicy{FS: []FsRule{{LexicalPath: "", Read: new(true)}}}
 	var keys []string
 	for i := 0; len(p.FS) < n; i++ {
 		path := fmt.Sprintf("d%d/e%d/f%d", i%10, (i/10)%10, i/100)
-		p.FS = append(p.FS, FsRule{LexicalPath: path, Read: bp(i%2 == 0), Write: bp(i%3 == 0)})
+		p.FS = append(p.FS, FsRule{LexicalPath: path, Read: new(i%2 == 0), Write: new(i%3 == 0)})
 		keys = append(keys, path+"/src/lib.rs", fmt.Sprintf("d%d/other/x", i%10))
 	}
 	return p, keys

@@ -58,9 +58,9 @@ func TestRFD076LongestPrefix(t *testing.T) {
 	ws := tmp(t)
 	tree(t, ws, "README.md", "src/lib.rs", "src/generated/schema.rs", "tests/main.rs", "src_generated/foo.rs")
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true), Write: bp(true)},
-		{LexicalPath: "src", Read: bp(true)},
-		{LexicalPath: "src/generated", Read: bp(true), Write: bp(true)},
+		{LexicalPath: "", Read: new(true), Write: new(true)},
+		{LexicalPath: "src", Read: new(true)},
+		{LexicalPath: "src/generated", Read: new(true), Write: new(true)},
 	}})
 	runFS(t, c, []fsCase{
 		{Read, "README.md", true, "", "."},
@@ -97,10 +97,10 @@ func TestGrantsCollapseSamePath(t *testing.T) {
 		cp    Capability
 		want  string
 	}{
-		{"a later no-read on the path grants nothing", []FsRule{{LexicalPath: "src", Read: bp(true)}, {LexicalPath: "src", Read: bp(false)}}, Read, ""},
-		{"a later grant on the path counts", []FsRule{{LexicalPath: "src", Read: bp(false)}, {LexicalPath: "src", Read: bp(true)}}, Read, "src"},
-		{"a path is named once, at its first place", []FsRule{{LexicalPath: "src", Read: bp(true)}, {LexicalPath: "docs", Read: bp(true)}, {LexicalPath: "src", Read: bp(true)}}, Read, "src,docs"},
-		{"other paths are not collapsed", []FsRule{{LexicalPath: "", Read: bp(true)}, {LexicalPath: "src", Read: bp(false)}}, Read, "."},
+		{"a later no-read on the path grants nothing", []FsRule{{LexicalPath: "src", Read: new(true)}, {LexicalPath: "src", Read: new(false)}}, Read, ""},
+		{"a later grant on the path counts", []FsRule{{LexicalPath: "src", Read: new(false)}, {LexicalPath: "src", Read: new(true)}}, Read, "src"},
+		{"a path is named once, at its first place", []FsRule{{LexicalPath: "src", Read: new(true)}, {LexicalPath: "docs", Read: new(true)}, {LexicalPath: "src", Read: new(true)}}, Read, "src,docs"},
+		{"other paths are not collapsed", []FsRule{{LexicalPath: "", Read: new(true)}, {LexicalPath: "src", Read: new(false)}}, Read, "."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,11 +118,11 @@ func TestRFD076ConfigExamples(t *testing.T) {
 	ws := tmp(t)
 	tree(t, ws, ".config/jp/tools/x.toml", ".env", "main.rs")
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true)},
-		{LexicalPath: ".config/jp/tools", Read: bp(true), Write: bp(true)},
+		{LexicalPath: "", Read: new(true)},
+		{LexicalPath: ".config/jp/tools", Read: new(true), Write: new(true)},
 		{LexicalPath: ".env"},
-		{LexicalPath: "wd", Write: bp(true), Delete: bp(false)},
-		{LexicalPath: "co", Create: bp(true)},
+		{LexicalPath: "wd", Write: new(true), Delete: new(false)},
+		{LexicalPath: "co", Create: new(true)},
 	}})
 	runFS(t, c, []fsCase{
 		{Read, "main.rs", true, "", "."},
@@ -144,13 +144,13 @@ func TestFSTiesAndDefaults(t *testing.T) {
 	tree(t, ws, "src/lib.rs", "other/x")
 	// Ties go to the last rule; "." and "" are the same root.
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: ".", Read: bp(true)},
-		{LexicalPath: "src", Read: bp(false)},
-		{LexicalPath: "./src/", Read: bp(true)},
+		{LexicalPath: ".", Read: new(true)},
+		{LexicalPath: "src", Read: new(false)},
+		{LexicalPath: "./src/", Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{{Read, "src/lib.rs", true, "", "./src/"}})
 	// No matching rule is denied.
-	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{{LexicalPath: "src", Read: bp(true)}}})
+	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{{LexicalPath: "src", Read: new(true)}}})
 	runFS(t, c, []fsCase{
 		{Read, "other/x", false, "denied", "-"},
 		{Read, "", false, "denied", "-"},
@@ -189,7 +189,7 @@ func TestFSSymlinks(t *testing.T) {
 		"ws/loop1 -> loop2", "ws/loop2 -> loop1",
 	)
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true), Write: bp(true)},
+		{LexicalPath: "", Read: new(true), Write: new(true)},
 		{LexicalPath: "secret"},
 	}})
 	// A rule written on the alias instead of its canonical form would never
@@ -245,9 +245,9 @@ func TestD43External(t *testing.T) {
 		"code/forks/x/back -> ../../../ws/src",
 	)
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true)},
-		{LexicalPath: "fork", External: true, ApprovedTarget: sp(x), Read: bp(true), Write: bp(true)},
-		{LexicalPath: "src", Read: bp(true)},
+		{LexicalPath: "", Read: new(true)},
+		{LexicalPath: "fork", External: true, ApprovedTarget: new(x), Read: new(true), Write: new(true)},
+		{LexicalPath: "src", Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{
 		{Update, "fork/src/lib.rs", true, "", "fork"},
@@ -262,21 +262,21 @@ func TestD43External(t *testing.T) {
 	})
 	// Unapproved (no approved target) external rule: escape.
 	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "fork", External: true, Read: bp(true)},
+		{LexicalPath: "fork", External: true, Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{{Read, "fork/src/lib.rs", false, "escape", ""}})
 	// Approved target no longer matches (retargeted after compile): escape.
 	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "fork", External: true, ApprovedTarget: sp(filepath.Join(base, "code", "forks", "y")), Read: bp(true)},
+		{LexicalPath: "fork", External: true, ApprovedTarget: new(filepath.Join(base, "code", "forks", "y")), Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{{Read, "fork/src/lib.rs", false, "escape", ""}})
 	// Approved target is a component prefix, not a byte prefix.
 	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "fork", External: true, ApprovedTarget: sp(filepath.Join(base, "code", "forks", "")), Read: bp(true)},
+		{LexicalPath: "fork", External: true, ApprovedTarget: new(filepath.Join(base, "code", "forks", "")), Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{{Read, "fork/src/lib.rs", true, "", "fork"}})
 	c = mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "fork", External: true, ApprovedTarget: sp(filepath.Join(base, "code", "for")), Read: bp(true)},
+		{LexicalPath: "fork", External: true, ApprovedTarget: new(filepath.Join(base, "code", "for")), Read: new(true)},
 	}})
 	runFS(t, c, []fsCase{{Read, "fork/src/lib.rs", false, "escape", ""}})
 }
@@ -346,7 +346,7 @@ func TestBindRule(t *testing.T) {
 	if !b.Approved(x, true) || b.Approved(x+"2", true) || b.Approved("", false) || b.Approved(x, false) {
 		t.Error("Approved: wrong classification")
 	}
-	r := b.Rule(FsRule{LexicalPath: "ignored", Read: bp(true)})
+	r := b.Rule(FsRule{LexicalPath: "ignored", Read: new(true)})
 	if r.LexicalPath != "fork" || !r.External || r.ApprovedTarget == nil || *r.ApprovedTarget != x || !r.CanRead() {
 		t.Errorf("Rule = %+v", r)
 	}
@@ -354,8 +354,7 @@ func TestBindRule(t *testing.T) {
 	res := BindAll(ws, []RuleInput{{Path: "."}, {Path: "fork", External: true}, {Path: "fork/sub"}, {Path: "./fork"}, {Path: "forked"}})
 	kinds := []RuleErrorKind{}
 	for _, r := range res {
-		var re *RuleError
-		if errors.As(r.Err, &re) {
+		if re, ok := errors.AsType[*RuleError](r.Err); ok {
 			kinds = append(kinds, re.Kind)
 		} else if r.Err == nil {
 			kinds = append(kinds, "ok")
@@ -378,7 +377,7 @@ func TestBindRule(t *testing.T) {
 func TestDecisionJSON(t *testing.T) {
 	ws := tmp(t)
 	tree(t, ws, "src/lib.rs")
-	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{{LexicalPath: "src", Read: bp(true)}}})
+	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{{LexicalPath: "src", Read: new(true)}}})
 	for _, tc := range []struct {
 		cp   Capability
 		path string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Checker answers access questions for one tool's policy in one
@@ -74,7 +75,7 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 				g = append(g, displayPath(p.FS[i].LexicalPath))
 			}
 		}
-		c.fsGrantsBy[cp] = g[:len(g):len(g)]
+		c.fsGrantsBy[cp] = slices.Clip(g)
 	}
 	for _, r := range p.Net {
 		rc, _ := compileNetRule(r)

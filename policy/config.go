@@ -82,7 +82,7 @@ func ValidateConfigPath(p string) error {
 	if p == "" {
 		return errors.New("config path is empty")
 	}
-	for _, s := range strings.Split(p, ".") {
+	for s := range strings.SplitSeq(p, ".") {
 		if s == "" {
 			return fmt.Errorf("config path %q has an empty segment", p)
 		}
@@ -149,8 +149,8 @@ func configPrefix(rule, target string) (int, bool) {
 }
 
 func cutDot(s string) (string, string) {
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:]
+	if before, after, ok := strings.Cut(s, "."); ok {
+		return before, after
 	}
 	return s, ""
 }

@@ -64,7 +64,7 @@ func segMatch(a, b string) bool { return a == b || a == "*" || b == "*" }
 func configOverlaps(path, pattern string) bool {
 	a, b := splitConfigPath(path), splitConfigPath(pattern)
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if !segMatch(a[i], b[i]) {
 			return false
 		}

@@ -123,12 +123,10 @@ func ErrorKind(err error) string {
 	if err == nil {
 		return ""
 	}
-	var pe *PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*PathError](err); ok {
 		return pe.Kind.JSONKind()
 	}
-	var de *DeniedError
-	if errors.As(err, &de) {
+	if _, ok := errors.AsType[*DeniedError](err); ok {
 		return "denied"
 	}
 	return "invalid"

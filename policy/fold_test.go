@@ -11,7 +11,7 @@ func TestCaseInsensitiveMatching(t *testing.T) {
 	ws := tmp(t)
 	tree(t, ws, "secret/key", "café/x")
 	c := mustChecker(t, ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true)},
+		{LexicalPath: "", Read: new(true)},
 		{LexicalPath: "secret"},
 		{LexicalPath: "café"}, // NFC
 	}})

@@ -24,8 +24,7 @@ func (d Decision) Human() string {
 		}
 		return b.String()
 	}
-	var de *DeniedError
-	if errors.As(d.Err, &de) {
+	if de, ok := errors.AsType[*DeniedError](d.Err); ok {
 		fmt.Fprintf(&b, "denied: %s\n", d.Asked)
 		if de.Rule != "" {
 			fmt.Fprintf(&b, "  rule %s matches %q and does not grant %s\n", de.Rule, de.Target, de.Capability)

@@ -26,7 +26,7 @@ func FuzzLexicalRel(f *testing.F) {
 			t.Fatalf("LexicalRel(%q) = %q", in, out)
 		}
 		if out != "" {
-			for _, c := range strings.Split(out, "/") {
+			for c := range strings.SplitSeq(out, "/") {
 				if c == "" || c == "." || c == ".." {
 					t.Fatalf("LexicalRel(%q) = %q has component %q", in, out, c)
 				}
@@ -58,8 +58,8 @@ func FuzzCheckNet(f *testing.F) {
 	ws := f.TempDir()
 	c, err := NewChecker(ws, &AccessPolicy{Net: []NetRule{
 		{Host: "api.github.com", Allow: true},
-		{Host: "api.github.com", PathPrefix: sp("/admin"), Allow: false},
-		{Host: "münchen.de", Scheme: sp("https"), Allow: true},
+		{Host: "api.github.com", PathPrefix: new("/admin"), Allow: false},
+		{Host: "münchen.de", Scheme: new("https"), Allow: true},
 		{Host: "::1", Port: up(80), Allow: true},
 	}})
 	if err != nil {
@@ -182,9 +182,9 @@ func FuzzCheckFS(f *testing.F) {
 		"ws/dangle -> ../nowhere", "ws/loop -> loop",
 	)
 	c, err := NewChecker(ws, &AccessPolicy{FS: []FsRule{
-		{LexicalPath: "", Read: bp(true), Write: bp(true), Execute: bp(true)},
+		{LexicalPath: "", Read: new(true), Write: new(true), Execute: new(true)},
 		{LexicalPath: "secret"},
-		{LexicalPath: "fork", External: true, ApprovedTarget: &ext, Read: bp(true), Write: bp(true)},
+		{LexicalPath: "fork", External: true, ApprovedTarget: &ext, Read: new(true), Write: new(true)},
 	}})
 	if err != nil {
 		f.Fatal(err)

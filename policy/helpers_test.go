@@ -6,9 +6,8 @@ import (
 	"testing"
 )
 
-func bp(b bool) *bool     { return &b }
-func sp(s string) *string { return &s }
-func up(u uint16) *uint16 { return &u }
+//go:fix inline
+func up(u uint16) *uint16 { return new(u) }
 
 // tree builds files, dirs and symlinks under base from a spec: "d/" is a
 // directory, "f" a file, "l -> target" a symlink (target as written).

@@ -12,14 +12,14 @@ func TestCheckNet(t *testing.T) {
 	ws := tmp(t)
 	c := mustChecker(t, ws, &AccessPolicy{Net: []NetRule{
 		{Host: "api.github.com", Allow: true},
-		{Host: "api.github.com", PathPrefix: sp("/admin"), Allow: false},
+		{Host: "api.github.com", PathPrefix: new("/admin"), Allow: false},
 		{Host: "münchen.de", Allow: true},
-		{Host: "Example.ORG", Scheme: sp("https"), Allow: true},
+		{Host: "Example.ORG", Scheme: new("https"), Allow: true},
 		{Host: "alt.example", Port: up(8443), Allow: true},
-		{Host: "[::1]", Scheme: sp("http"), Port: up(8080), Allow: true},
+		{Host: "[::1]", Scheme: new("http"), Port: up(8080), Allow: true},
 		{Host: "tie.example", Allow: false},
 		{Host: "tie.example", Allow: true},
-		{Host: "files.example", PathPrefix: sp("/pub"), Allow: true},
+		{Host: "files.example", PathPrefix: new("/pub"), Allow: true},
 	}})
 	for _, tc := range []struct {
 		url   string
@@ -105,16 +105,16 @@ func TestNormalizeHostAndValidateNetRule(t *testing.T) {
 	}
 	bad := []NetRule{
 		{Host: "*.x.com", Allow: true},
-		{Host: "x.com", Scheme: sp("ht tp")},
-		{Host: "x.com", PathPrefix: sp("admin")},
-		{Host: "x.com", Scheme: sp("gopher")}, // no default port and no port
+		{Host: "x.com", Scheme: new("ht tp")},
+		{Host: "x.com", PathPrefix: new("admin")},
+		{Host: "x.com", Scheme: new("gopher")}, // no default port and no port
 	}
 	for _, r := range bad {
 		if ValidateNetRule(r) == nil {
 			t.Errorf("ValidateNetRule(%+v) = nil", r)
 		}
 	}
-	if err := ValidateNetRule(NetRule{Host: "x.com", Scheme: sp("gopher"), Port: up(70)}); err != nil {
+	if err := ValidateNetRule(NetRule{Host: "x.com", Scheme: new("gopher"), Port: up(70)}); err != nil {
 		t.Error(err)
 	}
 	if p, ok := DefaultPort("HTTPS"); !ok || p != 443 {

@@ -44,12 +44,12 @@ func TestNormalizeHostSpellings(t *testing.T) {
 func TestCheckNetEndpoint(t *testing.T) {
 	c := mustChecker(t, tmp(t), &AccessPolicy{Net: []NetRule{
 		{Host: "api.github.com", Allow: true},
-		{Host: "api.github.com", PathPrefix: sp("/admin"), Allow: false},
-		{Host: "files.example", PathPrefix: sp("/pub"), Allow: true},
-		{Host: "root.example", PathPrefix: sp("/"), Allow: true},
-		{Host: "127.0.0.1", Scheme: sp("http"), Port: up(8080), PathPrefix: sp("/api"), Allow: true},
+		{Host: "api.github.com", PathPrefix: new("/admin"), Allow: false},
+		{Host: "files.example", PathPrefix: new("/pub"), Allow: true},
+		{Host: "root.example", PathPrefix: new("/"), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: up(8080), PathPrefix: new("/api"), Allow: true},
 		{Host: "127.0.0.1", Port: up(9000), Allow: true},
-		{Host: "web.example", Scheme: sp("https"), Allow: true},
+		{Host: "web.example", Scheme: new("https"), Allow: true},
 	}})
 	for _, tc := range []struct {
 		scheme, host string
@@ -111,11 +111,11 @@ func FuzzCheckNetEndpoint(f *testing.F) {
 	}
 	c, err := NewChecker(f.TempDir(), &AccessPolicy{Net: []NetRule{
 		{Host: "api.github.com", Allow: true},
-		{Host: "api.github.com", PathPrefix: sp("/admin"), Allow: false},
-		{Host: "files.example", PathPrefix: sp("/pub"), Allow: true},
-		{Host: "127.0.0.1", Scheme: sp("http"), Port: up(8080), PathPrefix: sp("/api"), Allow: true},
+		{Host: "api.github.com", PathPrefix: new("/admin"), Allow: false},
+		{Host: "files.example", PathPrefix: new("/pub"), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: up(8080), PathPrefix: new("/api"), Allow: true},
 		{Host: "127.0.0.1", Port: up(9000), Allow: true},
-		{Host: "münchen.de", Scheme: sp("https"), Allow: true},
+		{Host: "münchen.de", Scheme: new("https"), Allow: true},
 	}})
 	if err != nil {
 		f.Fatal(err)

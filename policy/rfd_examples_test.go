@@ -11,7 +11,7 @@ func TestRFD075Examples(t *testing.T) {
 	ws := tmp(t)
 	tree(t, ws, "src/main.rs")
 	cargo := mustChecker(t, ws, &AccessPolicy{
-		FS:       []FsRule{{LexicalPath: "", Read: bp(true), Write: bp(true)}},
+		FS:       []FsRule{{LexicalPath: "", Read: new(true), Write: new(true)}},
 		Commands: map[string]CommandRule{"cargo": {Args: [][]string{{"check", "**"}}}},
 	})
 	for argv, want := range map[string]bool{"cargo check": true, "cargo check --workspace": true, "cargo build": false, "sh -c x": false} {
@@ -22,8 +22,8 @@ func TestRFD075Examples(t *testing.T) {
 	runFS(t, cargo, []fsCase{{Update, "src/main.rs", true, "", "."}, {Execute, "src/main.rs", false, "denied", "."}})
 
 	script := mustChecker(t, ws, &AccessPolicy{
-		FS:  []FsRule{{LexicalPath: "", Read: bp(true), Write: bp(true)}},
-		Net: []NetRule{{Host: "api.example.com", Scheme: sp("https"), Allow: true}},
+		FS:  []FsRule{{LexicalPath: "", Read: new(true), Write: new(true)}},
+		Net: []NetRule{{Host: "api.example.com", Scheme: new("https"), Allow: true}},
 		Env: []EnvRule{{Name: "DEPLOY_TOKEN", Read: true}},
 	})
 	for u, want := range map[string]bool{"https://api.example.com/deploy": true, "http://api.example.com/deploy": false, "https://api.example.com:444/": false, "https://example.com/": false} {

@@ -58,7 +58,7 @@ func TestCheckCLIMatchesAPI(t *testing.T) {
 func TestCheckCLIMatchesAPIOtherTypes(t *testing.T) {
 	root := t.TempDir()
 	p := &policy.AccessPolicy{
-		Net: []policy.NetRule{{Host: "api.github.com", Allow: true}, {Host: "api.github.com", PathPrefix: ptr("/admin")}},
+		Net: []policy.NetRule{{Host: "api.github.com", Allow: true}, {Host: "api.github.com", PathPrefix: new("/admin")}},
 		Env: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}},
 		Config: []policy.ConfigRule{
 			{Path: "conversation", Read: true},
@@ -91,8 +91,6 @@ func TestCheckCLIMatchesAPIOtherTypes(t *testing.T) {
 		compareCLI(t, c.CheckCommand(argv), append(append(base, "command", "--"), argv...)...)
 	}
 }
-
-func ptr(s string) *string { return &s }
 
 func compareCLI(t *testing.T, want policy.Decision, args ...string) {
 	t.Helper()
@@ -150,7 +148,7 @@ func TestCheckExitCodes(t *testing.T) {
 		if tool != "reader" {
 			return "", nil, os.ErrNotExist
 		}
-		return root, &policy.AccessPolicy{FS: []policy.FsRule{{LexicalPath: "", Read: ptrb(true)}}}, nil
+		return root, &policy.AccessPolicy{FS: []policy.FsRule{{LexicalPath: "", Read: new(true)}}}, nil
 	}
 	for _, tc := range []struct {
 		args []string
@@ -166,5 +164,3 @@ func TestCheckExitCodes(t *testing.T) {
 		}
 	}
 }
-
-func ptrb(b bool) *bool { return &b }

@@ -117,8 +117,7 @@ func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
 	}
 	o, envelope, err := configdelta.ParseOutcome(name, data)
 	if err != nil {
-		var se *tomlpos.SyntaxError
-		if errors.As(err, &se) {
+		if _, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
 			return fail(exitUsage, fmt.Errorf("check config-delta: %w", err))
 		}
 		return fail(exitIntern, err)
@@ -232,8 +231,7 @@ func (c *CheckCmd) load(g *Globals) (string, *policy.AccessPolicy, error) {
 	}
 	root, access, err := compileToolPolicy(g, c.Workspace, c.Tool, c.Approvals)
 	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) {
+		if _, ok := errors.AsType[*exitError](err); ok {
 			return "", nil, err
 		}
 		return "", nil, fail(exitUsage, fmt.Errorf("check: %w", err))

@@ -79,13 +79,11 @@ func configOptions(workspace string, cfg []string) config.Options {
 // compileError prints a failed compile: the findings that stopped it, or
 // the loader's error, and maps it to an exit code.
 func compileError(g *Globals, err error) error {
-	var le *compiler.LintError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*compiler.LintError](err); ok {
 		printDiagnostics(g, le.Diagnostics)
 		return fail(exitFail, err)
 	}
-	var dl diag.List
-	if errors.As(err, &dl) {
+	if dl, ok := errors.AsType[diag.List](err); ok {
 		printDiagnostics(g, dl)
 		return fail(exitUsage, errors.New("the config cannot be loaded"))
 	}

@@ -29,8 +29,7 @@ func (c *ConfigCmd) Run(g *Globals) error {
 		if l != nil {
 			base = l.Cwd
 		}
-		var list diag.List
-		if errors.As(err, &list) {
+		if list, ok := errors.AsType[diag.List](err); ok {
 			for _, d := range list {
 				fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, base))
 			}

@@ -89,8 +89,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 			err = fmt.Errorf("tool %q has source %q: it runs inside its MCP server (or JP itself), not as a command, so it has no access policy and jp-policy exec cannot run it; only local tools are compiled", c.Tool, src)
 		}
 	}
-	var child *launcher.ChildExit
-	if errors.As(err, &child) {
+	if _, ok := errors.AsType[*launcher.ChildExit](err); ok {
 		return fail(code, nil) // the child spoke for itself
 	}
 	return fail(code, err)

@@ -62,8 +62,7 @@ func init() {
 		if err != nil {
 			// check's contract: a config that does not compile is a
 			// config error (2), never a denial (1).
-			var le *compiler.LintError
-			if errors.As(err, &le) {
+			if le, ok := errors.AsType[*compiler.LintError](err); ok {
 				printDiagnostics(g, le.Diagnostics)
 				return "", nil, fail(exitUsage, err)
 			}

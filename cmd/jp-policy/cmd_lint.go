@@ -46,8 +46,7 @@ func (c *LintCmd) Run(g *Globals) error {
 		ropts.Files = l.Files
 	}
 	if err != nil {
-		var list diag.List
-		if errors.As(err, &list) {
+		if list, ok := errors.AsType[diag.List](err); ok {
 			// Machine formats still get a well-formed report on stdout, so a
 			// CI upload shows the syntax error; people read it on stderr.
 			if c.Format != "text" {

@@ -106,8 +106,7 @@ func mountContext(ws, cfgFile, approvalsFile string, withTools bool) (mount.Env,
 	if files.Approvals == "" {
 		if files.Approvals, err = approvals.DefaultPath(root, os.Getenv); err != nil {
 			msg := "cannot locate approvals.json: " + err.Error()
-			var noID *approvals.NoIDError
-			if errors.As(err, &noID) {
+			if _, ok := errors.AsType[*approvals.NoIDError](err); ok {
 				msg = err.Error() // already says what is missing and how to fix it
 			}
 			return env, files, nil, &mount.Error{Kind: mount.KindConfig, Err: err, Message: msg}

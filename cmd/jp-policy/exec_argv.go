@@ -26,7 +26,7 @@ func selectedExec(ctx *kong.Context) *ExecCmd {
 	if v.Kind() != reflect.Pointer && v.CanAddr() {
 		v = v.Addr()
 	}
-	c, _ := v.Interface().(*ExecCmd)
+	c, _ := reflect.TypeAssert[*ExecCmd](v)
 	return c
 }
 

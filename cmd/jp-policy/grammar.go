@@ -21,10 +21,9 @@ func commandGrammar(name string) (grammar any, globals *Globals, ok bool) {
 	if name == "" || name == "completion" {
 		return nil, nil, false
 	}
-	t := reflect.TypeOf(CLI{})
+	t := reflect.TypeFor[CLI]()
 	var fields []reflect.StructField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
+	for f := range t.Fields() {
 		if f.Anonymous {
 			// StructOf cannot embed; kong's embed tag flattens the same way.
 			fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: `embed:""`})

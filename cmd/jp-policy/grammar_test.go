@@ -14,7 +14,7 @@ func TestCommandGrammarMatchesFull(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	lines := []string{"rules", "rules JP101", "rules JP999", "schema", "lint --bogus", "check fs", "check", "exec",
 		"uri", "approvals", "check --root . --access missing.json fs read x"}
-	for _, f := range reflect.VisibleFields(reflect.TypeOf(CLI{})) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[CLI]()) {
 		if _, ok := f.Tag.Lookup("cmd"); ok {
 			lines = append(lines, commandName(f)+" --help")
 		}
@@ -37,7 +37,7 @@ func TestCommandGrammarMatchesFull(t *testing.T) {
 }
 
 func TestCommandGrammarCoversEveryCommand(t *testing.T) {
-	for _, f := range reflect.VisibleFields(reflect.TypeOf(CLI{})) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[CLI]()) {
 		if _, ok := f.Tag.Lookup("cmd"); !ok {
 			continue
 		}

@@ -171,8 +171,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.Err != nil {
 			fmt.Fprintf(stderr, "jp-policy: %v\n", ee.Err)
 		}

@@ -136,7 +136,7 @@ func runReadme(t *testing.T, steps []readmeStep) {
 			continue
 		}
 		for _, w := range s.want {
-			for _, frag := range strings.Split(w, "…") {
+			for frag := range strings.SplitSeq(w, "…") {
 				if frag = strings.TrimSpace(frag); frag != "" && !strings.Contains(out.String(), frag) {
 					t.Errorf("README.md:%d: jp-policy %s: output lacks %q\n%s", s.line, strings.Join(s.args, " "), frag, out.String())
 				}

@@ -16,8 +16,7 @@ func compileReviewed(g *Globals, opts compiler.Options, rv compiler.Review) (*co
 	if ro != nil && ro.Lost != nil {
 		fmt.Fprintf(g.Stderr, "jp-policy: warning: %v\n", ro.Lost)
 	}
-	var we *compiler.WideningError
-	if errors.As(err, &we) {
+	if we, ok := errors.AsType[*compiler.WideningError](err); ok {
 		if !we.Declined {
 			fmt.Fprint(g.Stderr, we.Diff.Text())
 		}

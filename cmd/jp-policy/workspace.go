@@ -37,8 +37,7 @@ func requireWorkspace(flag string, code int) error {
 			return fail(code, err)
 		}
 		_, err = config.FindRoot(wd)
-		var none *config.NoWorkspaceError
-		if errors.As(err, &none) {
+		if _, ok := errors.AsType[*config.NoWorkspaceError](err); ok {
 			return fail(code, &noWorkspaceError{Dir: wd, Parents: true})
 		}
 		return nil // other errors are the loader's to report

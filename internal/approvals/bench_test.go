@@ -10,7 +10,7 @@ import (
 func benchStore(b *testing.B, n int) string {
 	b.Helper()
 	s := New(filepath.Join(b.TempDir(), FileName))
-	for i := 0; i < n; i++ {
+	for i := range n {
 		s.Approve(fmt.Sprintf("mounts/m%03d", i), fmt.Sprintf("/home/me/code/forks/f%03d", i), t0)
 	}
 	if err := s.Save(false); err != nil {

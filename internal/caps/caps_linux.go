@@ -31,7 +31,7 @@ func DropAll() error {
 		if err := unix.Prctl(unix.PR_SET_SECUREBITS, bits, 0, 0, 0); err != nil {
 			return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
 		}
-		for c := 0; c < 64; c++ {
+		for c := range 64 {
 			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
 				if errors.Is(err, unix.EINVAL) {
 					break // past the kernel's last capability

@@ -26,7 +26,7 @@ func benchWorkspace(tb testing.TB, n int) string {
 		tb.Fatal(err)
 	}
 	var b strings.Builder
-	for i := 0; i < n; i++ {
+	for i := range n {
 		t := fmt.Sprintf("conversation.tools.tool_%05d", i)
 		fmt.Fprintf(&b, "[%s]\nsource = \"local\"\ncommand = \"true\"\n\n", t)
 		for _, r := range []string{

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"runtime"
 	"sync"
@@ -32,15 +33,13 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (ma
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range work {
 				r := &results[i]
 				r.files = map[string][]byte{}
 				r.clauses, r.err = emitTool(p, names[i], tools[names[i]], r.files)
 			}
-		}()
+		})
 	}
 	for i := range names {
 		work <- i
@@ -53,9 +52,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (ma
 		if results[i].err != nil {
 			return nil, nil, fmt.Errorf("tool %s: %w", name, results[i].err)
 		}
-		for k, v := range results[i].files {
-			files[k] = v
-		}
+		maps.Copy(files, results[i].files)
 		clauses[name] = results[i].clauses
 	}
 	return files, clauses, nil

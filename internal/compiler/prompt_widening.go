@@ -14,7 +14,7 @@ import (
 func (p *TextPrompter) AcceptWidening(d *grantdiff.Diff) (bool, error) {
 	var b strings.Builder
 	b.WriteString("The config now grants more than the policy you accepted:\n\n")
-	for _, line := range strings.Split(strings.TrimSuffix(d.Text(), "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSuffix(d.Text(), "\n"), "\n") {
 		b.WriteString("  " + line + "\n")
 	}
 	b.WriteString("\nA tool may have written this config. The accepted grants will be\nremembered; compiling the same grants again does not re-prompt.\n\nAccept the widened grants? [y/N] ")

@@ -28,8 +28,6 @@ func wireFs(r config.FsRule, lexical string) policy.FsRule {
 	}
 }
 
-func boolPtr(b bool) *bool { return &b }
-
 // buildTool compiles one local tool. It returns the artifact entry and the
 // emitter input, whose fs list is what the OS must enforce (an
 // unrestricted fs list becomes an explicit workspace grant there).
@@ -108,7 +106,7 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 		// What the OS enforces for an unrestricted fs list: the whole
 		// workspace, every capability (the cooperative layer allows them
 		// all too, so the two layers agree).
-		t := boolPtr(true)
+		t := new(true)
 		et.Access.FS = []policy.FsRule{{LexicalPath: "", Read: t, Write: t, Execute: t}}
 		et.Grants = []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}}
 	}

@@ -48,7 +48,7 @@ func FuzzWrite(f *testing.F) {
 // \' and \\. Outside quotes a backslash escapes the next byte, and a #
 // starting a word comments out the rest of the line.
 func quotesClosed(shell, script string) (string, bool) {
-	for _, line := range strings.Split(script, "\n") {
+	for line := range strings.SplitSeq(script, "\n") {
 		in := false
 		for i := 0; i < len(line); i++ {
 			c := line[i]

@@ -105,7 +105,7 @@ func needShell(t *testing.T, shell string) string {
 // without fish's descriptions, trailing slashes or --flag= prefix.
 func candidates(out []byte, cur string) []string {
 	var words []string
-	for _, l := range strings.Split(string(out), "\n") {
+	for l := range strings.SplitSeq(string(out), "\n") {
 		l, _, _ = strings.Cut(l, "\t")
 		if l == "" {
 			continue
@@ -148,7 +148,7 @@ func runCases(t *testing.T, shell string, run func(dir string, env []string, lin
 // COMP_WORDBREAKS: at spaces, and "=" as a word of its own.
 func bashWords(line string) []string {
 	var words []string
-	for _, w := range strings.Split(line, " ") {
+	for w := range strings.SplitSeq(line, " ") {
 		for {
 			i := strings.Index(w, "=")
 			if i < 0 {

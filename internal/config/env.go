@@ -214,8 +214,7 @@ func envTOML(name, value string) (*tomlpos.Node, error) {
 	file := "env:" + name
 	root, err := tomlpos.ParseTOML(file, []byte(prefix+value))
 	if err != nil {
-		var se *tomlpos.SyntaxError
-		if errors.As(err, &se) {
+		if se, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
 			p := se.Pos
 			if p.Line == 1 {
 				p.Col = max(1, p.Col-len(prefix))

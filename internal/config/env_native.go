@@ -240,7 +240,7 @@ func nativeList(nv nativeValue, primary, what string) (*tomlpos.Node, error) {
 			s, col = nv.json.Str, nv.json.Pos.Col+1
 		}
 		off := 0
-		for _, piece := range strings.Split(s, ",") {
+		for piece := range strings.SplitSeq(s, ",") {
 			trimmed := strings.TrimSpace(piece)
 			lead := len(piece) - len(strings.TrimLeft(piece, " \t\n\r"))
 			if trimmed != "" {

@@ -160,7 +160,7 @@ func dirsDown(root, cwd string) []string {
 		return dirs
 	}
 	cur := root
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, part)
 		dirs = append(dirs, cur)
 	}
@@ -299,8 +299,7 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	ld.l.Files[path] = data
 	root, err := parse(path, data)
 	if err != nil {
-		var se *tomlpos.SyntaxError
-		if errors.As(err, &se) {
+		if se, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
 			return fatal(se.Pos, RuleSyntax, "%s", se.Message)
 		}
 		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)

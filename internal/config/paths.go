@@ -164,7 +164,7 @@ func WorkspaceID(root string) (string, error) {
 		return "", err
 	}
 	id := ""
-	for _, line := range strings.Split(string(data), "\n") {
+	for line := range strings.SplitSeq(string(data), "\n") {
 		if t := strings.TrimSpace(line); t != "" {
 			id = t
 		}

@@ -120,7 +120,7 @@ func oraclePointer(p string) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, s := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+	for s := range strings.SplitSeq(strings.TrimPrefix(p, "/"), "/") {
 		if u, err := url.PathUnescape(s); err == nil {
 			s = u
 		}
@@ -396,8 +396,7 @@ func TestKeywordsAgreeWithOracle(t *testing.T) {
 		slices.Sort(got)
 		slices.Sort(gotFull)
 		var want []string
-		var ve *jsonschema.ValidationError
-		if errors.As(oracle.Validate(oracleValue(root)), &ve) {
+		if ve, ok := errors.AsType[*jsonschema.ValidationError](oracle.Validate(oracleValue(root))); ok {
 			var walk func(*jsonschema.ValidationError)
 			walk = func(e *jsonschema.ValidationError) {
 				for _, c := range e.Causes {

@@ -2,6 +2,7 @@ package configdelta
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -48,12 +49,11 @@ type Result struct {
 // author sees both at once.
 func Check(k *policy.Checker, o *Outcome, envelope []*InvalidError, aliases *Aliases) Result {
 	leaves, invalid, warnings := Enumerate(o, aliases)
-	r := Result{Invalid: append(envelope[:len(envelope):len(envelope)], invalid...), Warnings: warnings}
+	r := Result{Invalid: append(slices.Clip(envelope), invalid...), Warnings: warnings}
 	denied := 0
 	for _, l := range leaves {
 		lr := decide(k, l)
-		var ie *policy.InputError
-		if errors.As(lr.Decision.Err, &ie) {
+		if ie, ok := errors.AsType[*policy.InputError](lr.Decision.Err); ok {
 			r.Invalid = append(r.Invalid, &InvalidError{Pos: l.Pos, Pointer: l.Pointer, Message: ie.Error()})
 		}
 		if !lr.Decision.Allowed {

@@ -299,7 +299,7 @@ func resolves(root *tomlpos.Node, ptr string) bool {
 		return false
 	}
 	var toks []string
-	for _, tok := range strings.Split(ptr[1:], "/") {
+	for tok := range strings.SplitSeq(ptr[1:], "/") {
 		toks = append(toks, strings.NewReplacer("~1", "/", "~0", "~").Replace(tok))
 	}
 	_, n := root.Lookup(toks)

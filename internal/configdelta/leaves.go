@@ -2,6 +2,7 @@ package configdelta
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
@@ -134,7 +135,7 @@ func (w *walker) node(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 				if pos.IsZero() {
 					pos = c.Pos
 				}
-				e := &InvalidError{Pos: pos, Pointer: cptr, Message: fmt.Sprintf("unknown config field %q", dotted(append(segs[:len(segs):len(segs)], k)))}
+				e := &InvalidError{Pos: pos, Pointer: cptr, Message: fmt.Sprintf("unknown config field %q", dotted(append(slices.Clip(segs), k)))}
 				if s := suggest.Closest(k, sh.fieldNames()); len(s) > 0 {
 					e.Help = fmt.Sprintf("did you mean %q?", s[0])
 				} else {
@@ -143,7 +144,7 @@ func (w *walker) node(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 				w.invalid = append(w.invalid, e)
 				continue
 			}
-			w.node(c, next, append(segs[:len(segs):len(segs)], k), cptr)
+			w.node(c, next, append(slices.Clip(segs), k), cptr)
 		}
 	case kMap, kOpen:
 		if n.Kind != tomlpos.Table {
@@ -171,7 +172,7 @@ func (w *walker) node(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 			if sh.kind == kMap {
 				next = sh.elem
 			}
-			cs := append(segs[:len(segs):len(segs)], k)
+			cs := append(slices.Clip(segs), k)
 			if sh.kind == kMap && c.Kind == tomlpos.Table && len(c.Keys) == 0 && next.kind != kOpen {
 				// A new, empty entry of a modelled map.
 				w.leaf(c, cs, cptr)
@@ -246,19 +247,14 @@ func (w *walker) vec(n *tomlpos.Node, sh *shape, segs []string, ptr string) {
 }
 
 func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(list, s)
 }
 
 // modelID expands a model id into its provider and name leaves (RFD 078
 // "Alias resolution for union fields"): a rule granting only
 // `...id.name` must not let an alias switch the provider.
 func (w *walker) modelID(n *tomlpos.Node, segs []string, ptr string) {
-	sub := func(s string) []string { return append(segs[:len(segs):len(segs)], s) }
+	sub := func(s string) []string { return append(slices.Clip(segs), s) }
 	switch n.Kind {
 	case tomlpos.String:
 		note := ""
@@ -357,10 +353,5 @@ func jsonKind(n *tomlpos.Node) string {
 
 func typeOK(types []string, n *tomlpos.Node) bool {
 	k := jsonKind(n)
-	for _, t := range types {
-		if t == k {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(types, k)
 }

@@ -77,7 +77,7 @@ func ParseUnsetPath(s string) (UnsetPath, error) {
 		base, elem, hasElem = s[:i], s[i+1:len(s)-1], true
 	}
 	var u UnsetPath
-	for _, seg := range strings.Split(base, ".") {
+	for seg := range strings.SplitSeq(base, ".") {
 		if seg == "" {
 			return UnsetPath{}, fmt.Errorf("%q: empty path segment", s)
 		}

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,7 @@ func PlanNet(rules []policy.NetRule) NetPlan {
 	for port := range open {
 		plan.Ports = append(plan.Ports, port)
 	}
-	sort.Slice(plan.Ports, func(a, b int) bool { return plan.Ports[a] < plan.Ports[b] })
+	slices.Sort(plan.Ports)
 	return plan
 }
 

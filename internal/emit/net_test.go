@@ -7,8 +7,6 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func p[T any](v T) *T { return &v }
-
 func TestPlanNet(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -17,15 +15,15 @@ func TestPlanNet(t *testing.T) {
 		status []Status
 	}{
 		{"none", nil, nil, nil},
-		{"https default", []policy.NetRule{{Host: "a", Scheme: p("https"), Allow: true}}, []uint16{443}, []Status{Degraded}},
-		{"explicit port beats scheme", []policy.NetRule{{Host: "a", Scheme: p("https"), Port: p(uint16(8443)), Allow: true}}, []uint16{8443}, []Status{Degraded}},
-		{"unknown scheme fails closed", []policy.NetRule{{Host: "a", Scheme: p("gopher"), Allow: true}}, nil, []Status{Degraded}},
+		{"https default", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}}, []uint16{443}, []Status{Degraded}},
+		{"explicit port beats scheme", []policy.NetRule{{Host: "a", Scheme: new("https"), Port: new(uint16(8443)), Allow: true}}, []uint16{8443}, []Status{Degraded}},
+		{"unknown scheme fails closed", []policy.NetRule{{Host: "a", Scheme: new("gopher"), Allow: true}}, nil, []Status{Degraded}},
 		{"no port no scheme fails closed", []policy.NetRule{{Host: "a", Allow: true}}, nil, []Status{Degraded}},
-		{"port zero opens nothing", []policy.NetRule{{Host: "a", Port: p(uint16(0)), Allow: true}}, nil, []Status{Degraded}},
-		{"deny on closed port enforced", []policy.NetRule{{Host: "a", Scheme: p("http"), Allow: true}, {Host: "b", Port: p(uint16(22))}}, []uint16{80}, []Status{Degraded, Enforced}},
-		{"deny on open port cooperative", []policy.NetRule{{Host: "a", Scheme: p("https"), Allow: true}, {Host: "b", Scheme: p("https")}}, []uint16{443}, []Status{Degraded, Cooperative}},
+		{"port zero opens nothing", []policy.NetRule{{Host: "a", Port: new(uint16(0)), Allow: true}}, nil, []Status{Degraded}},
+		{"deny on closed port enforced", []policy.NetRule{{Host: "a", Scheme: new("http"), Allow: true}, {Host: "b", Port: new(uint16(22))}}, []uint16{80}, []Status{Degraded, Enforced}},
+		{"deny on open port cooperative", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}, {Host: "b", Scheme: new("https")}}, []uint16{443}, []Status{Degraded, Cooperative}},
 		{"deny without port, nothing open", []policy.NetRule{{Host: "b"}}, nil, []Status{Enforced}},
-		{"sorted, deduplicated", []policy.NetRule{{Host: "a", Port: p(uint16(9000)), Allow: true}, {Host: "b", Scheme: p("wss"), Allow: true}, {Host: "c", Port: p(uint16(443)), Allow: true}}, []uint16{443, 9000}, []Status{Degraded, Degraded, Degraded}},
+		{"sorted, deduplicated", []policy.NetRule{{Host: "a", Port: new(uint16(9000)), Allow: true}, {Host: "b", Scheme: new("wss"), Allow: true}, {Host: "c", Port: new(uint16(443)), Allow: true}}, []uint16{443, 9000}, []Status{Degraded, Degraded, Degraded}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

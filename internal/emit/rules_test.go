@@ -55,8 +55,7 @@ func TestAbsRulesRejects(t *testing.T) {
 			tool.Grants = append([]Grant(nil), ok.Grants...)
 			tt.edit(&tool)
 			_, err := tool.AbsRules()
-			var ie *InputError
-			if !errors.As(err, &ie) {
+			if _, ok := errors.AsType[*InputError](err); !ok {
 				t.Fatalf("got %v, want *InputError", err)
 			}
 		})

@@ -15,7 +15,6 @@ func tarOf(t *testing.T, entries ...tar.Header) []byte {
 	var b bytes.Buffer
 	w := tar.NewWriter(&b)
 	for _, h := range entries {
-		h := h
 		body := []byte("x")
 		if h.Typeflag == tar.TypeReg {
 			h.Size = int64(len(body))

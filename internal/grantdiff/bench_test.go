@@ -15,12 +15,12 @@ import (
 func BenchmarkCompare(b *testing.B) {
 	mk := func(extra bool) *artifact.Policy {
 		tools := map[string]*artifact.Tool{}
-		for i := 0; i < 100; i++ {
+		for i := range 100 {
 			a := base()
 			a.Commands = map[string]policy.CommandRule{"cargo": {Args: [][]string{{"check", "**"}}}}
 			if extra {
 				a.FS = append(a.FS, ro(fmt.Sprintf("docs/%d", i)))
-				a.Net = append(a.Net, policy.NetRule{Host: "api.example.com", PathPrefix: sp("/admin")})
+				a.Net = append(a.Net, policy.NetRule{Host: "api.example.com", PathPrefix: new("/admin")})
 				a.Env = append(a.Env, policy.EnvRule{Name: "CI"})
 			}
 			tools[fmt.Sprintf("tool_%03d", i)] = tool(a)

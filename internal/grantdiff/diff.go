@@ -3,6 +3,7 @@ package grantdiff
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -303,12 +304,7 @@ func groupItems(targets []string, caps map[string][]string, including map[string
 }
 
 func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(xs, x)
 }
 
 func quoteAll(xs []string) string {

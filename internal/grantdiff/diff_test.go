@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -8,13 +9,12 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func bp(b bool) *bool      { return &b }
-func sp(s string) *string  { return &s }
-func u16(n uint16) *uint16 { return &n }
+//go:fix inline
+func u16(n uint16) *uint16 { return new(n) }
 func rw(p string) policy.FsRule {
-	return policy.FsRule{LexicalPath: p, Read: bp(true), Write: bp(true)}
+	return policy.FsRule{LexicalPath: p, Read: new(true), Write: new(true)}
 }
-func ro(p string) policy.FsRule { return policy.FsRule{LexicalPath: p, Read: bp(true)} }
+func ro(p string) policy.FsRule { return policy.FsRule{LexicalPath: p, Read: new(true)} }
 
 func art(tools map[string]*artifact.Tool) *artifact.Policy {
 	return &artifact.Policy{Format: artifact.FormatVersion, Root: "/ws", Tools: tools}
@@ -31,7 +31,7 @@ func one(a policy.AccessPolicy) *artifact.Policy {
 func base() policy.AccessPolicy {
 	return policy.AccessPolicy{
 		FS:  []policy.FsRule{ro(""), rw("src")},
-		Net: []policy.NetRule{{Host: "api.example.com", Scheme: sp("https"), Allow: true}},
+		Net: []policy.NetRule{{Host: "api.example.com", Scheme: new("https"), Allow: true}},
 		Env: []policy.EnvRule{{Name: "HOME", Read: true}, {Name: "AWS_*", Read: true}, {Name: "AWS_SECRET", Read: false}},
 		Commands: map[string]policy.CommandRule{
 			"cargo": {Args: [][]string{{"check", "**"}}},
@@ -59,15 +59,15 @@ func TestCompare(t *testing.T) {
 			p.FS = append(p.FS, policy.FsRule{LexicalPath: "src/secret"})
 		}, []want{{ClauseFS, false, true, "no longer read, write on `src/secret`"}}},
 		{"fs same decisions written differently", func(p *policy.AccessPolicy) {
-			p.FS = []policy.FsRule{ro(""), {LexicalPath: "src", Read: bp(true), Create: bp(true), Update: bp(true), Delete: bp(true)}}
+			p.FS = []policy.FsRule{ro(""), {LexicalPath: "src", Read: new(true), Create: new(true), Update: new(true), Delete: new(true)}}
 		}, nil},
 		{"fs unrestricted", func(p *policy.AccessPolicy) { p.FS = nil },
 			[]want{{ClauseFS, true, false, "now also write, execute on `.`"}}},
 		{"fs execute", func(p *policy.AccessPolicy) {
-			p.FS = append(p.FS, policy.FsRule{LexicalPath: "bin", Read: bp(true), Execute: bp(true)})
+			p.FS = append(p.FS, policy.FsRule{LexicalPath: "bin", Read: new(true), Execute: new(true)})
 		}, []want{{ClauseFS, true, false, "now also execute on `bin`"}}},
 		{"fs external added", func(p *policy.AccessPolicy) {
-			p.FS = append(p.FS, policy.FsRule{LexicalPath: "fork", External: true, ApprovedTarget: sp("/elsewhere/fork"), Read: bp(true)})
+			p.FS = append(p.FS, policy.FsRule{LexicalPath: "fork", External: true, ApprovedTarget: new("/elsewhere/fork"), Read: new(true)})
 		}, []want{{ClauseFS, true, false, "now also read on `fork`"}}},
 		{"net host added", func(p *policy.AccessPolicy) {
 			p.Net = append(p.Net, policy.NetRule{Host: "evil.example", Port: u16(4444), Allow: true})
@@ -75,7 +75,7 @@ func TestCompare(t *testing.T) {
 		{"net port widened", func(p *policy.AccessPolicy) { p.Net[0].Scheme = nil },
 			[]want{{ClauseNet, true, false, "`http://api.example.com/`"}}},
 		{"net deny added", func(p *policy.AccessPolicy) {
-			p.Net = append(p.Net, policy.NetRule{Host: "api.example.com", PathPrefix: sp("/admin")})
+			p.Net = append(p.Net, policy.NetRule{Host: "api.example.com", PathPrefix: new("/admin")})
 		}, []want{{ClauseNet, false, true, "no longer connect to `https://api.example.com/admin`\n"}}},
 		{"net unrestricted", func(p *policy.AccessPolicy) { p.Net = nil },
 			[]want{{ClauseNet, true, false, "any other host"}}},
@@ -114,9 +114,7 @@ func TestCompare(t *testing.T) {
 			o := base()
 			n := base()
 			n.Commands = map[string]policy.CommandRule{}
-			for k, v := range o.Commands {
-				n.Commands[k] = v
-			}
+			maps.Copy(n.Commands, o.Commands)
 			n.FS = append([]policy.FsRule(nil), o.FS...)
 			n.Net = append([]policy.NetRule(nil), o.Net...)
 			n.Env = append([]policy.EnvRule(nil), o.Env...)

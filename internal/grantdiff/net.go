@@ -180,10 +180,10 @@ func diffNet(evalRoot string, old, new []policy.NetRule) (*Change, error) {
 func compressURLs(all, hit []string) []string {
 	type key struct{ hostport, path string }
 	split := func(u string) (scheme string, k key) {
-		i := strings.Index(u, "://")
-		rest := u[i+3:]
+		before, after, _ := strings.Cut(u, "://")
+		rest := after
 		j := strings.IndexByte(rest, '/')
-		return u[:i], key{rest[:j], rest[j:]}
+		return before, key{rest[:j], rest[j:]}
 	}
 	allN, hitN := map[key]int{}, map[key]int{}
 	portAll, portHit := map[string]int{}, map[string]int{}

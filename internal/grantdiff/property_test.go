@@ -36,9 +36,9 @@ func randTri(r *rand.Rand) *bool {
 	case 0:
 		return nil
 	case 1:
-		return bp(false)
+		return new(false)
 	}
-	return bp(true)
+	return new(true)
 }
 
 func randPolicy(r *rand.Rand) policy.AccessPolicy {
@@ -55,18 +55,18 @@ func randPolicy(r *rand.Rand) policy.AccessPolicy {
 		nr := policy.NetRule{Host: netHosts[r.Intn(len(netHosts))], Allow: r.Intn(3) > 0}
 		switch r.Intn(4) {
 		case 1:
-			nr.Scheme = sp("https")
+			nr.Scheme = new("https")
 		case 2:
-			nr.Scheme = sp("http")
+			nr.Scheme = new("http")
 		case 3:
-			nr.Scheme = sp("git")
+			nr.Scheme = new("git")
 			nr.Port = u16(9)
 		}
 		if nr.Port == nil && r.Intn(3) == 0 {
-			nr.Port = u16([]uint16{80, 443, 8080}[r.Intn(3)])
+			nr.Port = new([]uint16{80, 443, 8080}[r.Intn(3)])
 		}
 		if r.Intn(2) == 0 {
-			nr.PathPrefix = sp([]string{"/", "/x", "/x/y"}[r.Intn(3)])
+			nr.PathPrefix = new([]string{"/", "/x", "/x/y"}[r.Intn(3)])
 		}
 		p.Net = append(p.Net, nr)
 	}
@@ -206,7 +206,7 @@ func TestPropertyNoWideningMeansNoNewDecision(t *testing.T) {
 		fail := func(what string) {
 			t.Fatalf("diff says nothing widened, but %s is allowed by b and not by a\na=%+v\nb=%+v\n%s", what, a, b, d.Text())
 		}
-		for i := 0; i < 40; i++ {
+		for range 40 {
 			in := randPath(r, append(fsNames, "z"), 4)
 			for _, cp := range policy.Capabilities {
 				if cb.CheckFS(cp, in).Allowed && !ca.CheckFS(cp, in).Allowed {
@@ -243,7 +243,7 @@ func TestPropertyNoWideningMeansNoNewDecision(t *testing.T) {
 func TestPropertyWidenedIsWitnessed(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	root := t.TempDir()
-	for it := 0; it < 500; it++ {
+	for range 500 {
 		a, b := randPolicy(r), randPolicy(r)
 		a.Net, a.Env, a.Config, b.Net, b.Env, b.Config = nil, nil, nil, nil, nil, nil
 		d, err := compareAt(root, one(a), one(b))

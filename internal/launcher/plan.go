@@ -129,8 +129,7 @@ func (d Degradation) why(abi int) string {
 // holds a .jp directory, so the caller can say where it looked.
 func FindWorkspace(dir string) (string, error) {
 	root, err := config.FindRoot(dir)
-	var none *config.NoWorkspaceError
-	if errors.As(err, &none) {
+	if _, ok := errors.AsType[*config.NoWorkspaceError](err); ok {
 		return filepath.Abs(dir)
 	}
 	return root, err

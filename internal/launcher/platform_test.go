@@ -45,8 +45,7 @@ func TestBuildJobAttrs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, err := BuildJobAttrs(&tt.job, []string{`C:\bin\tool.exe`, "a b"}, []string{"PATH=x"})
 			if tt.wantErr {
-				var ue *UnknownRightError
-				if !errors.As(err, &ue) {
+				if _, ok := errors.AsType[*UnknownRightError](err); !ok {
 					t.Fatalf("error %v, want *UnknownRightError", err)
 				}
 				return

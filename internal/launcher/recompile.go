@@ -54,7 +54,7 @@ type StaleWideningError struct {
 func (e *StaleWideningError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v\nthe config now grants more than the compiled policy:\n", e.Stale)
-	for _, line := range strings.Split(strings.TrimSuffix(e.Diff.Text(), "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSuffix(e.Diff.Text(), "\n"), "\n") {
 		b.WriteString("  " + line + "\n")
 	}
 	fmt.Fprintf(&b, "refusing to run; if you made this change, review it and run `%s` (on a terminal `jp-policy compile` asks)", e.Accept)
@@ -128,12 +128,10 @@ func (o *Options) recompileStale(root, artifactPath string, strict bool, stale e
 
 // staleCause is the part of a staleness error that names the input.
 func staleCause(err error) string {
-	var se *artifact.StaleError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*artifact.StaleError](err); ok {
 		return se.Input.Kind + " " + se.Input.Path
 	}
-	var le *LayerChainError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*LayerChainError](err); ok {
 		return "layer " + le.Path
 	}
 	return err.Error()

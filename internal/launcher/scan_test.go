@@ -81,8 +81,7 @@ func TestLeanArtifactDecode(t *testing.T) {
 func TestLeanArtifactDuplicateTool(t *testing.T) {
 	var a leanArtifact
 	_, _, err := leanArtifactDecode([]byte(`{"tools":{"a":{"enabled":false},"a":{"enabled":true}}}`), "a", &a)
-	var dup *DuplicateToolError
-	if !errors.As(err, &dup) {
+	if _, ok := errors.AsType[*DuplicateToolError](err); !ok {
 		t.Fatalf("error %v, want *DuplicateToolError", err)
 	}
 }

@@ -42,7 +42,7 @@ func BenchmarkRunUpstream(b *testing.B) {
 func BenchmarkRunRules(b *testing.B) {
 	ws := b.TempDir()
 	var cfg strings.Builder
-	for i := 0; i < 40; i++ {
+	for i := range 40 {
 		fmt.Fprintf(&cfg, `[conversation.tools.t%d]
 source = "local"
 [[conversation.tools.t%d.access.fs]]
@@ -62,7 +62,7 @@ read = true
 `, i, i, i, i, i, i)
 	}
 	files := map[string]string{".jp/config.toml": cfg.String(), ".env": "X=1\n"}
-	for i := 0; i < 200; i++ {
+	for i := range 200 {
 		files[fmt.Sprintf("src/f%d.rs", i)] = "//\n"
 	}
 	for name, data := range files {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -32,12 +33,7 @@ func (b *boundRule) grants(c policy.Capability) bool {
 
 // grantsAny reports whether the rule grants at least one capability.
 func (b *boundRule) grantsAny() bool {
-	for _, c := range policy.Capabilities {
-		if b.grants(c) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(policy.Capabilities, b.grants)
 }
 
 // grantsWrite reports whether the rule may create, update or delete.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -204,10 +205,8 @@ func (s suppressions) hides(d diag.Diagnostic, ign map[string]bool) bool {
 		if sp.file != d.Pos.File || d.Pos.Line < sp.from || d.Pos.Line > sp.to {
 			continue
 		}
-		for _, id := range sp.ids {
-			if id == d.Rule {
-				return true
-			}
+		if slices.Contains(sp.ids, d.Rule) {
+			return true
 		}
 	}
 	return false

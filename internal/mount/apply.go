@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/jp-policy/jp-policy/internal/approvals"
@@ -36,8 +37,8 @@ func (u *undo) push(f func() error) { *u = append(*u, f) }
 // undone (the caller adds it to the error so nothing is left silently).
 func (u undo) run() error {
 	var errs []error
-	for i := len(u) - 1; i >= 0; i-- {
-		if err := u[i](); err != nil {
+	for _, v := range slices.Backward(u) {
+		if err := v(); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -99,8 +100,7 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 }
 
 func errKind(err error) ErrorKind {
-	var me *Error
-	if errors.As(err, &me) {
+	if me, ok := errors.AsType[*Error](err); ok {
 		return me.Kind
 	}
 	return KindIO

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
@@ -100,8 +101,8 @@ func mkdirs(dir string) ([]string, error) {
 			break
 		}
 	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil {
+	for i, m := range slices.Backward(missing) {
+		if err := os.Mkdir(m, 0o755); err != nil {
 			removeDirs(missing[i+1:])
 			return nil, err
 		}

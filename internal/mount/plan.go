@@ -91,8 +91,7 @@ func resolveTarget(p string, env Env) (string, error) {
 }
 
 func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err
 	}
 	return err
@@ -167,7 +166,7 @@ func (p *Plan) checkParent(root string) error {
 // that exists but is not a directory.
 func noFileOnTheWay(root, parent string) error {
 	cur := ""
-	for _, c := range strings.Split(parent, "/") {
+	for c := range strings.SplitSeq(parent, "/") {
 		cur = path.Join(cur, c)
 		r, err := policy.Canonicalize(root, cur)
 		if err != nil {

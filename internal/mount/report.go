@@ -61,8 +61,7 @@ func NewReport(spec string, p *Plan, err error) any {
 }
 
 func reportError(err error) ReportError {
-	var me *Error
-	if errors.As(err, &me) {
+	if me, ok := errors.AsType[*Error](err); ok {
 		return ReportError{Kind: me.Kind, Message: me.Message}
 	}
 	return ReportError{Kind: KindIO, Message: err.Error()}

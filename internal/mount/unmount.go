@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -223,8 +224,8 @@ func removeEmptyParents(dir, root string) []string {
 
 // recreateDirs undoes removeEmptyParents.
 func recreateDirs(gone []string) error {
-	for i := len(gone) - 1; i >= 0; i-- {
-		if err := os.Mkdir(gone[i], 0o755); err != nil && !os.IsExist(err) {
+	for _, g := range slices.Backward(gone) {
+		if err := os.Mkdir(g, 0o755); err != nil && !os.IsExist(err) {
 			return err
 		}
 	}

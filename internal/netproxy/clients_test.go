@@ -32,7 +32,7 @@ func TestCurl(t *testing.T) {
 	_, port := origin(t)
 	echo := echoServer(t, "tcp", "127.0.0.1:0")
 	proxy, _ := startProxy(t, []policy.NetRule{
-		{Host: "localhost", Scheme: str("http"), Port: u16(port), PathPrefix: str("/api/"), Allow: true},
+		{Host: "localhost", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/"), Allow: true},
 		{Host: "127.0.0.1", Port: u16(port), Allow: true},
 	}, nil)
 	base := "http://localhost:" + strconv.Itoa(port)
@@ -70,7 +70,7 @@ func TestPythonURLLib(t *testing.T) {
 	checkNoLeak(t)
 	_, port := origin(t)
 	proxy, _ := startProxy(t, []policy.NetRule{
-		{Host: "localhost", Scheme: str("http"), Port: u16(port), PathPrefix: str("/api/"), Allow: true},
+		{Host: "localhost", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/"), Allow: true},
 	}, nil)
 	const script = `
 import sys, urllib.request, urllib.error
@@ -120,7 +120,7 @@ func TestGitLsRemote(t *testing.T) {
 	srv, port := origin(t)
 	srv.Config.Handler = http.FileServer(http.Dir(filepath.Join(dir, "srv")))
 	proxy, _ := startProxy(t, []policy.NetRule{
-		{Host: "localhost", Port: u16(port), PathPrefix: str("/repo.git"), Allow: true},
+		{Host: "localhost", Port: u16(port), PathPrefix: new("/repo.git"), Allow: true},
 	}, nil)
 	lsRemote := func(url string) (string, error) {
 		cmd := exec.Command(git, "ls-remote", url)

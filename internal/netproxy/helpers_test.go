@@ -17,8 +17,7 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func u16(n int) *uint16    { v := uint16(n); return &v }
-func str(s string) *string { return &s }
+func u16(n int) *uint16 { v := uint16(n); return &v }
 
 // syncBuf is a goroutine-safe log sink.
 type syncBuf struct {
@@ -107,12 +106,10 @@ func serveConns(t testing.TB, l net.Listener, handle func(net.Conn)) {
 			if err != nil {
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				defer c.Close()
 				handle(c)
-			}()
+			})
 		}
 	}()
 	t.Cleanup(func() { l.Close(); wg.Wait() })
@@ -223,7 +220,7 @@ func checkNoLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
 		var n int
-		for i := 0; i < 100; i++ {
+		for range 100 {
 			n = runtime.NumGoroutine()
 			if n <= before {
 				return

@@ -24,9 +24,9 @@ func TestHTTPForward(t *testing.T) {
 	other := closedPort(t)
 	log := &syncBuf{}
 	proxy, _ := startProxy(t, []policy.NetRule{
-		{Host: "127.0.0.1", Scheme: str("http"), Port: u16(port), PathPrefix: str("/api"), Allow: true},
-		{Host: "127.0.0.1", Scheme: str("http"), Port: u16(port), PathPrefix: str("/api/secret"), Allow: false},
-		{Host: "127.0.0.1", Scheme: str("http"), Port: u16(other), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api"), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/secret"), Allow: false},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(other), Allow: true},
 	}, log)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	for _, tc := range []struct {
@@ -89,7 +89,7 @@ func TestHTTPKeepAliveRedecides(t *testing.T) {
 		seen <- r.Header.Clone()
 		io.WriteString(w, "path="+r.URL.Path)
 	})
-	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: str("/ok"), Allow: true}}, nil)
+	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/ok"), Allow: true}}, nil)
 	c, err := net.Dial("tcp", proxy)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestCONNECT(t *testing.T) {
 	proxy, _ := startProxy(t, []policy.NetRule{
 		{Host: "127.0.0.1", Port: u16(port), Allow: true},
 		{Host: "127.0.0.1", Port: u16(closed), Allow: true},
-		{Host: "127.0.0.1", Port: u16(pathOnly), PathPrefix: str("/api"), Allow: true},
+		{Host: "127.0.0.1", Port: u16(pathOnly), PathPrefix: new("/api"), Allow: true},
 	}, nil)
 	connect := func(target string) (*http.Response, net.Conn, *bufio.Reader) { return connectTunnel(t, proxy, target) }
 	resp, c, _ := connect("127.0.0.1:" + strconv.Itoa(port))
@@ -239,7 +239,7 @@ func TestSOCKS5(t *testing.T) {
 	c.Close()
 	// The log says which rule decided, or why not.
 	var sawDenied bool
-	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(log.String()), "\n") {
 		var e LogEntry
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("log line %q: %v", line, err)
@@ -330,7 +330,7 @@ func TestDialsCanonicalHost(t *testing.T) {
 	_, port := origin(t)
 	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{
 		{Host: "münchen.test", Port: u16(8443), Allow: true},
-		{Host: "münchen.test", Scheme: str("http"), Allow: true},
+		{Host: "münchen.test", Scheme: new("http"), Allow: true},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -64,10 +65,8 @@ func readSocksGreeting(r *bufio.Reader) (bool, error) {
 	if _, err := io.ReadFull(r, methods); err != nil {
 		return false, err
 	}
-	for _, m := range methods {
-		if m == socksAuthNone {
-			return true, nil
-		}
+	if slices.Contains(methods, socksAuthNone) {
+		return true, nil
 	}
 	return false, nil
 }

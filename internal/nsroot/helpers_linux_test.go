@@ -36,8 +36,7 @@ func errName(err error) string {
 	if err == nil {
 		return "ok"
 	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
 		return unix.ErrnoName(errno)
 	}
 	return err.Error()

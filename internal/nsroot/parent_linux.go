@@ -186,8 +186,7 @@ func Start(s *Spec) (*Child, error) {
 // in a container, AppArmor), ENOSPC/EUSERS (user.max_user_namespaces or
 // nesting depth), EINVAL (a kernel without user namespaces).
 func startError(err error) error {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
 		switch errno {
 		case unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EUSERS, unix.EINVAL, unix.ENOSYS:
 			return &UnavailableError{Reason: "clone: " + errno.Error()}

@@ -42,7 +42,7 @@ func New(r *rand.Rand, base string) (World, error) {
 	}
 	// Entries: dirs and files first, then links, so links mostly point at
 	// something, but some dangle.
-	for i := 0; i < 12; i++ {
+	for range 12 {
 		top := w.Root
 		if r.Intn(3) == 0 {
 			top = w.Outside
@@ -65,7 +65,7 @@ func New(r *rand.Rand, base string) (World, error) {
 	links := []string{filepath.Join(w.Root, "m")}
 	_ = os.Symlink(ext, links[0])
 	wsLinks = append(wsLinks, "m")
-	for i := 0; i < 8; i++ {
+	for range 8 {
 		top := w.Root
 		if r.Intn(4) == 0 {
 			top = w.Outside
@@ -104,7 +104,7 @@ func New(r *rand.Rand, base string) (World, error) {
 		}
 	}
 	w.Policy = randomPolicy(r, w, wsLinks)
-	for i := 0; i < 30; i++ {
+	for range 30 {
 		in := randInput(r)
 		if len(wsLinks) > 0 && r.Intn(2) == 0 {
 			in = wsLinks[r.Intn(len(wsLinks))]
@@ -137,17 +137,15 @@ func randInput(r *rand.Rand) string {
 	return randRel(r, 4)
 }
 
-func bp(b bool) *bool { return &b }
-
 func randCaps(r *rand.Rand, fr *policy.FsRule) {
 	pick := func() *bool {
 		switch r.Intn(3) {
 		case 0:
 			return nil
 		case 1:
-			return bp(false)
+			return new(false)
 		}
-		return bp(true)
+		return new(true)
 	}
 	fr.Read, fr.Write, fr.Create, fr.Update, fr.Delete, fr.Execute = pick(), pick(), pick(), pick(), pick(), pick()
 }
@@ -162,7 +160,7 @@ func randomPolicy(r *rand.Rand, w World, wsLinks []string) *policy.AccessPolicy 
 	}
 	p := &policy.AccessPolicy{}
 	n := r.Intn(6)
-	for i := 0; i < n; i++ {
+	for range n {
 		path := randRel(r, 3)
 		if r.Intn(5) == 0 {
 			path = "."

@@ -243,7 +243,7 @@ func TestForeignABIs(t *testing.T) {
 func TestBuildAllSpecs(t *testing.T) {
 	for _, arch := range arches {
 		for _, inet := range []Inet{"", InetNone, InetTCP, InetTCPUDP} {
-			for bits := 0; bits < 16; bits++ {
+			for bits := range 16 {
 				s := Spec{Inet: inet, Listen: bits&1 != 0, Unix: bits&2 != 0, Metadata: bits&4 != 0, XattrRead: bits&8 != 0}
 				raw, err := Build(s, arch)
 				if err != nil {

@@ -3,6 +3,7 @@ package landlock
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"testing"
 
@@ -24,9 +25,7 @@ func TestDeterministic(t *testing.T) {
 		}
 		if sc.Tool.Access.Commands != nil {
 			c := map[string]policy.CommandRule{}
-			for k, v := range sc.Tool.Access.Commands {
-				c[k] = v
-			}
+			maps.Copy(c, sc.Tool.Access.Commands)
 			sc.Tool.Access.Commands = c
 		}
 		b, err := Build(sc.Tool)
@@ -47,10 +46,10 @@ func BenchmarkBuildSplit(b *testing.B) {
 	root := emittest.TempRoot(b)
 	var entries []string
 	rules := []emittest.Rule{{Path: "", Caps: "rw"}}
-	for d := 0; d < 40; d++ {
+	for d := range 40 {
 		dir := fmt.Sprintf("ws/d%02d/", d)
 		entries = append(entries, dir+".env")
-		for f := 0; f < 25; f++ {
+		for f := range 25 {
 			entries = append(entries, fmt.Sprintf("%sf%02d.go", dir, f))
 		}
 		rules = append(rules, emittest.Rule{Path: fmt.Sprintf("d%02d/.env", d)})

@@ -32,8 +32,8 @@ func TestCapabilityMapping(t *testing.T) {
 		{"execute", caps(policy.Execute), []string{Execute}},
 		{"create+delete adds refer", caps(policy.Create, policy.Delete), []string{RemoveDir, RemoveFile, MakeDir, MakeReg, MakeSym, Refer}},
 		{"create+update has no refer", caps(policy.Create, policy.Update), []string{WriteFile, MakeDir, MakeReg, MakeSym, Truncate}},
-		{"write alias", emit.CapsOf(policy.FsRule{Write: ptr(true)}), []string{WriteFile, RemoveDir, RemoveFile, MakeDir, MakeReg, MakeSym, Refer, Truncate}},
-		{"write without delete", emit.CapsOf(policy.FsRule{Write: ptr(true), Delete: ptr(false)}), []string{WriteFile, MakeDir, MakeReg, MakeSym, Truncate}},
+		{"write alias", emit.CapsOf(policy.FsRule{Write: new(true)}), []string{WriteFile, RemoveDir, RemoveFile, MakeDir, MakeReg, MakeSym, Refer, Truncate}},
+		{"write without delete", emit.CapsOf(policy.FsRule{Write: new(true), Delete: new(false)}), []string{WriteFile, MakeDir, MakeReg, MakeSym, Truncate}},
 		{"everything", caps(policy.Capabilities...), []string{Execute, WriteFile, ReadFile, ReadDir, RemoveDir, RemoveFile, MakeDir, MakeReg, MakeSym, Refer, Truncate}},
 	}
 	for _, tt := range tests {
@@ -75,5 +75,3 @@ func TestRightsRoundTripAndABI(t *testing.T) {
 		t.Errorf("unknown = %v", unknown)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -228,10 +229,8 @@ func lstatKind(p string) entryKind {
 }
 
 func appendUnique(xs []int, x int) []int {
-	for _, y := range xs {
-		if y == x {
-			return xs
-		}
+	if slices.Contains(xs, x) {
+		return xs
 	}
 	return append(xs, x)
 }

@@ -88,7 +88,7 @@ func (b *byteChooser) IntN(n int) int {
 // the masked subtrees taken out.
 func TestSplitNeverWidens(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 76))
-	for iter := 0; iter < 250; iter++ {
+	for range 250 {
 		checkRandom(t, rng)
 	}
 }

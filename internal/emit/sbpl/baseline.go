@@ -1,5 +1,7 @@
 package sbpl
 
+import "strings"
+
 // group is one named part of the macOS process-start baseline; each is a
 // clause ("baseline.<name>") so `explain` can say why a path is reachable.
 type group struct {
@@ -49,12 +51,12 @@ var baseline = []group{
 }
 
 func subpaths(ps []string) string {
-	s := ""
+	var s strings.Builder
 	for i, p := range ps {
 		if i > 0 {
-			s += " "
+			s.WriteString(" ")
 		}
-		s += "(subpath " + Quote(p) + ")"
+		s.WriteString("(subpath " + Quote(p) + ")")
 	}
-	return s
+	return s.String()
 }

@@ -143,7 +143,7 @@ func BenchmarkBuild(b *testing.B) {
 	yes := true
 	tool.Access.FS = append(tool.Access.FS, policy.FsRule{Read: &yes, Write: &yes})
 	tool.Grants = append(tool.Grants, emit.Grant{Index: 0, Abs: "/ws", Kind: emit.KindDir})
-	for d := 0; d < 40; d++ {
+	for d := range 40 {
 		lex := fmt.Sprintf("d%02d/.env", d)
 		tool.Access.FS = append(tool.Access.FS, policy.FsRule{LexicalPath: lex})
 		tool.Grants = append(tool.Grants, emit.Grant{Index: d + 1, Abs: "/ws/" + lex, Kind: emit.KindFile})

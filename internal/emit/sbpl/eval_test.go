@@ -34,8 +34,8 @@ func allowed(forms []node, op, p string) bool {
 }
 
 func opMatches(rule, op string) bool {
-	if strings.HasSuffix(rule, "*") {
-		return strings.HasPrefix(op, strings.TrimSuffix(rule, "*"))
+	if before, ok := strings.CutSuffix(rule, "*"); ok {
+		return strings.HasPrefix(op, before)
 	}
 	return rule == op
 }
@@ -82,10 +82,10 @@ var opFor = map[policy.Capability]string{
 func TestProfileMatchesPolicy(t *testing.T) {
 	pool := []string{"", "a", "a/b", "a/b/c", ".env", "a/.env", "b", "b/x y", `b/q"\`}
 	rng := rand.New(rand.NewPCG(75, 76))
-	for iter := 0; iter < 400; iter++ {
+	for range 400 {
 		tool := emit.Tool{Name: "prop", Root: "/ws"}
 		n := 1 + rng.IntN(5)
-		for i := 0; i < n; i++ {
+		for i := range n {
 			lex := pool[rng.IntN(len(pool))]
 			r := policy.FsRule{LexicalPath: lex}
 			for _, pp := range []**bool{&r.Read, &r.Write, &r.Create, &r.Update, &r.Delete, &r.Execute} {

@@ -34,14 +34,15 @@ func GitHub(w io.Writer, ds []diag.Diagnostic, o Options) error {
 		if d.Rule != "" {
 			props = append(props, "title="+escapeProperty(d.Rule))
 		}
-		msg := d.Message
+		var msg strings.Builder
+		msg.WriteString(d.Message)
 		if d.Help != "" {
-			msg += "\nhelp: " + d.Help
+			msg.WriteString("\nhelp: " + d.Help)
 		}
 		for _, r := range d.Related {
-			msg += "\nnote: " + relatedText(o, r)
+			msg.WriteString("\nnote: " + relatedText(o, r))
 		}
-		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
+		fmt.Fprintf(bw, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg.String()))
 	}
 	return bw.Flush()
 }

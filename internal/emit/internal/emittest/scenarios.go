@@ -16,8 +16,6 @@ type Scenario struct {
 	Tool emit.Tool
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // workspace is the tree most scenarios start from.
 var workspace = []string{
 	"ws/.env", "ws/README.md", "ws/.git/config", "ws/src/main.go", "ws/src/lib/util.go", "ws/docs/",
@@ -68,11 +66,11 @@ func Scenarios(t testing.TB) []Scenario {
 		return []Rule{{Path: "", Caps: "rw"}}
 	}, func(tool *emit.Tool) {
 		tool.Access.Net = []policy.NetRule{
-			{Host: "api.github.com", Scheme: ptr("https"), Allow: true},
-			{Host: "localhost", Port: ptr(uint16(8080)), Allow: true},
-			{Host: "xn--bcher-kva.example", Scheme: ptr("gopher"), Allow: true},
+			{Host: "api.github.com", Scheme: new("https"), Allow: true},
+			{Host: "localhost", Port: new(uint16(8080)), Allow: true},
+			{Host: "xn--bcher-kva.example", Scheme: new("gopher"), Allow: true},
 			{Host: "evil.example", Allow: false},
-			{Host: "intranet.example", Port: ptr(uint16(22)), Allow: false},
+			{Host: "intranet.example", Port: new(uint16(22)), Allow: false},
 		}
 		tool.Access.Env = []policy.EnvRule{{Name: "GITHUB_TOKEN", Read: true}, {Name: "AWS_*", Read: true}, {Name: "LC_ALL", Read: false}}
 		tool.Access.Commands = map[string]policy.CommandRule{
