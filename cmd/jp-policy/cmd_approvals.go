@@ -5,111 +5,183 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/mount"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
 // ApprovalsCmd lists, pre-seeds or withdraws mount approvals without a
-// terminal prompt.
+// terminal prompt. Its actions are kong subcommands (like `check fs|net`),
+// so help, usage errors and completion come from kong; `list` is the
+// default when none is named.
 type ApprovalsCmd struct {
-	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
 	Approvals string `placeholder:"FILE" help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
-	JSON      bool   `name:"json" help:"list: print JSON."`
-	Action    string `arg:"" optional:"" enum:"list,approve,revoke" default:"list" help:"list (default), approve or revoke."`
-	RulePath  string `arg:"" optional:"" name:"rule-path" help:"Workspace-relative path of the external rule (the symlink), for approve and revoke."`
+
+	List    ApprovalsListCmd    `cmd:"" default:"withargs" help:"List the approved external targets and whether each link still leads there (the default)."`
+	Approve ApprovalsApproveCmd `cmd:"" help:"Approve the target an external rule's symlink leads to now."`
+	Revoke  ApprovalsRevokeCmd  `cmd:"" help:"Withdraw the approval of an external rule."`
 }
 
-// Run performs the action.
-func (c *ApprovalsCmd) Run(g *Globals) error {
-	if (c.Action == "list") != (c.RulePath == "") {
-		return fail(exitUsage, fmt.Errorf("usage: approvals list | approve RULE_PATH | revoke RULE_PATH"))
-	}
+// AfterApply makes the parent's flags available to the action's Run.
+func (c *ApprovalsCmd) AfterApply(ctx *kong.Context) error {
+	ctx.Bind(c)
+	return nil
+}
+
+// ApprovalsListCmd is `approvals list`.
+type ApprovalsListCmd struct {
+	Format string `help:"Output format: text or json (docs/output.md)." enum:"text,json" default:"text"`
+	JSON   bool   `name:"json" hidden:"" help:"Same as --format json."`
+	Quiet  bool   `short:"q" help:"Print nothing; the exit status says whether every binding holds."`
+}
+
+// ApprovalsApproveCmd is `approvals approve RULE_PATH`.
+type ApprovalsApproveCmd struct {
+	RulePath string `arg:"" name:"rule-path" placeholder:"RULE_PATH" help:"Workspace-relative path of the external rule (the symlink)."`
+	Quiet    bool   `short:"q" help:"Print nothing on success."`
+}
+
+// ApprovalsRevokeCmd is `approvals revoke RULE_PATH`.
+type ApprovalsRevokeCmd struct {
+	RulePath string `arg:"" name:"rule-path" placeholder:"RULE_PATH" help:"Workspace-relative path of the external rule (the symlink)."`
+	Quiet    bool   `short:"q" help:"Print nothing on success."`
+}
+
+// store opens the approvals store the flags name; noID is set (and the
+// store nil) when the workspace has no .jp/.id, so JP has no storage.
+func (c *ApprovalsCmd) store(g *Globals) (env mount.Env, path string, store *approvals.Store, noID *approvals.NoIDError, err error) {
 	env, files, _, err := mountContext(c.Workspace, "", c.Approvals, false)
-	var noID *approvals.NoIDError
-	if errors.As(err, &noID) && c.Action == "list" {
-		// Without .jp/.id JP has no storage for this workspace, so
-		// nothing can have been approved: an empty list, not an error.
-		if c.JSON {
-			printJSON(g.Stdout, []mount.Binding{})
-			return nil
-		}
-		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s has no .jp/.id (to record one, %s)\n", noID.Root, noID.Fix())
-		return nil
+	if errors.As(err, &noID) {
+		return env, "", nil, noID, nil
 	}
 	if err != nil {
-		return fail(exitUsage, err)
+		return env, "", nil, nil, fail(exitUsage, err)
 	}
 	store, warns, err := approvals.Load(files.Approvals)
 	if err != nil {
-		return fail(exitUsage, err)
+		return env, "", nil, nil, fail(exitUsage, err)
 	}
 	for _, w := range warns {
 		fmt.Fprintf(g.Stderr, "jp-policy: %s\n", w)
 	}
-	switch c.Action {
-	case "list":
-		bs := mount.ListBindings(env.Root, store)
-		if c.JSON {
-			if bs == nil {
-				bs = []mount.Binding{}
-			}
-			printJSON(g.Stdout, bs)
-			return nil
+	return env, files.Approvals, store, nil, nil
+}
+
+// Run lists the bindings; exit 1 when one is retargeted or broken.
+func (c *ApprovalsListCmd) Run(g *Globals, ac *ApprovalsCmd) error {
+	asJSON := c.Format == "json" || c.JSON
+	env, path, store, noID, err := ac.store(g)
+	if err != nil {
+		return err
+	}
+	var bs []mount.Binding
+	if store != nil {
+		bs = mount.ListBindings(env.Root, store)
+	}
+	stale := false
+	for _, b := range bs {
+		stale = stale || b.Status != mount.BindingOK
+	}
+	switch {
+	case c.Quiet:
+	case asJSON:
+		if bs == nil {
+			bs = []mount.Binding{}
 		}
-		if len(bs) == 0 {
-			fmt.Fprintf(g.Stdout, "no approvals in %s\n", files.Approvals)
+		if err := g.writeJSON(bs); err != nil {
+			return err
 		}
-		stale := false
-		for _, b := range bs {
-			switch b.Status {
-			case mount.BindingOK:
-				fmt.Fprintf(g.Stdout, "%s -> %s  ok (approved %s)\n", b.RulePath, b.Approved, b.ApprovedAt.Format(time.RFC3339))
-			case mount.BindingRetargeted:
-				stale = true
-				fmt.Fprintf(g.Stdout, "%s -> %s  RETARGETED: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, b.Current, b.RulePath)
-			default:
-				stale = true
-				fmt.Fprintf(g.Stdout, "%s -> %s  BROKEN: %s\n", b.RulePath, b.Approved, b.Problem)
-			}
+	case noID != nil:
+		// Without .jp/.id JP has no storage for this workspace, so
+		// nothing can have been approved: an empty list, not an error.
+		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s has no .jp/.id (to record one, %s)\n", noID.Root, noID.Fix())
+	case len(bs) == 0:
+		fmt.Fprintf(g.Stdout, "no approvals in %s\n", path)
+	default:
+		writeBindings(g, bs)
+	}
+	if stale {
+		// Scripts can tell "every binding still holds" from exit 0.
+		return fail(exitFail, nil)
+	}
+	return nil
+}
+
+// writeBindings prints one line per binding, the status word coloured
+// when --color allows.
+func writeBindings(g *Globals, bs []mount.Binding) {
+	paint := termstyle.Painter{On: g.colorize(g.Stdout)}
+	for _, b := range bs {
+		switch b.Status {
+		case mount.BindingOK:
+			fmt.Fprintf(g.Stdout, "%s -> %s  %s (approved %s)\n", b.RulePath, b.Approved, paint.Good("ok"), b.ApprovedAt.Format(time.RFC3339))
+		case mount.BindingRetargeted:
+			fmt.Fprintf(g.Stdout, "%s -> %s  %s: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("RETARGETED"), b.Current, b.RulePath)
+		default:
+			fmt.Fprintf(g.Stdout, "%s -> %s  %s: %s\n", b.RulePath, b.Approved, paint.Bad("BROKEN"), b.Problem)
 		}
-		if stale {
-			// Scripts can tell "every binding still holds" from exit 0.
-			return fail(exitFail, nil)
-		}
-		return nil
-	case "approve":
-		rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
-		if err != nil {
-			return fail(exitUsage, err)
-		}
-		if before.Kind == approvals.Approved {
+	}
+}
+
+// Run records the approval of the rule's current target.
+func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
+	env, _, store, noID, err := ac.store(g)
+	if err != nil {
+		return err
+	}
+	if noID != nil {
+		return fail(exitUsage, noID)
+	}
+	rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	if before.Kind == approvals.Approved {
+		if !c.Quiet {
 			fmt.Fprintf(g.Stdout, "%s -> %s already approved\n", rp, target)
-			return nil
 		}
-		// The user asked for this approval by name, which is the
-		// explicit consent a corrupt store may be replaced for.
-		if err := store.Save(true); err != nil {
-			return fail(exitUsage, err)
-		}
-		if before.Kind == approvals.Retargeted {
-			fmt.Fprintf(g.Stdout, "approved %s -> %s (was %s)\n", rp, target, before.Previous)
-		} else {
-			fmt.Fprintf(g.Stdout, "approved %s -> %s\n", rp, target)
-		}
-		return nil
-	default: // revoke
-		rp := c.RulePath
-		if lex, err := policy.LexicalRel(rp); err == nil {
-			rp = lex
-		}
-		if !store.Revoke(rp) {
-			return fail(exitUsage, fmt.Errorf("no approval for %s in %s", c.RulePath, files.Approvals))
-		}
-		if err := store.Save(false); err != nil {
-			return fail(exitUsage, err)
-		}
-		fmt.Fprintf(g.Stdout, "revoked %s\n", rp)
 		return nil
 	}
+	// The user asked for this approval by name, which is the explicit
+	// consent a corrupt store may be replaced for.
+	if err := store.Save(true); err != nil {
+		return fail(exitUsage, err)
+	}
+	switch {
+	case c.Quiet:
+	case before.Kind == approvals.Retargeted:
+		fmt.Fprintf(g.Stdout, "approved %s -> %s (was %s)\n", rp, target, before.Previous)
+	default:
+		fmt.Fprintf(g.Stdout, "approved %s -> %s\n", rp, target)
+	}
+	return nil
+}
+
+// Run removes the rule's approval.
+func (c *ApprovalsRevokeCmd) Run(g *Globals, ac *ApprovalsCmd) error {
+	_, path, store, noID, err := ac.store(g)
+	if err != nil {
+		return err
+	}
+	if noID != nil {
+		return fail(exitUsage, noID)
+	}
+	rp := c.RulePath
+	if lex, err := policy.LexicalRel(rp); err == nil {
+		rp = lex
+	}
+	if !store.Revoke(rp) {
+		return fail(exitUsage, fmt.Errorf("no approval for %s in %s", c.RulePath, path))
+	}
+	if err := store.Save(false); err != nil {
+		return fail(exitUsage, err)
+	}
+	if !c.Quiet {
+		fmt.Fprintf(g.Stdout, "revoked %s\n", rp)
+	}
+	return nil
 }

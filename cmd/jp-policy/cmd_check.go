@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,12 +23,14 @@ var compileToolPolicy func(g *Globals, workspace, tool, approvalsFile string) (r
 // CheckCmd asks the policy engine one question. Exit 0 = allowed, 1 =
 // denied or rejected, 2 = usage or config error.
 type CheckCmd struct {
-	Workspace string `help:"Workspace root (default: found from the current directory)." placeholder:"DIR"`
-	Tool      string `help:"Tool whose compiled policy to check against." placeholder:"NAME"`
+	Workspace string `short:"w" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." placeholder:"DIR"`
+	Tool      string `short:"t" help:"Tool whose compiled policy to check against." placeholder:"TOOL"`
 	Approvals string `help:"Approvals store to use instead of JP's (honours $JP_USER_DATA_DIR)." placeholder:"FILE" type:"path"`
 	Root      string `help:"Workspace root for --access." placeholder:"DIR"`
 	Access    string `help:"File holding an access object as a JP tool receives it ('-' for stdin); skips config." placeholder:"FILE"`
-	JSON      bool   `name:"json" help:"Print one JSON object."`
+	Format    string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
+	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
+	Quiet     bool   `short:"q" help:"Print nothing; the exit status is the answer (0 allowed, 1 denied)."`
 
 	Fs      CheckFsCmd      `cmd:"" name:"fs" help:"Check a filesystem capability on a workspace-relative path."`
 	Net     CheckNetCmd     `cmd:"" help:"Check a network request URL."`
@@ -99,8 +100,7 @@ func (c *CheckConfigCmd) Run(g *Globals, cc *CheckCmd) error {
 // tool outcome's config and unset, and would it ask first? Exit 0 =
 // allowed, 1 = a leaf is refused, 2 = invalid outcome or usage.
 type CheckConfigDeltaCmd struct {
-	File   string `arg:"" help:"Tool outcome JSON ('-' for stdin)." placeholder:"FILE|-"`
-	Format string `help:"Output format: text or json (also chosen by check --json)." enum:"text,json" default:"text"`
+	File string `arg:"" help:"Tool outcome JSON ('-' for stdin)." placeholder:"FILE|-"`
 }
 
 func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
@@ -135,14 +135,16 @@ func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
 		}
 	}
 	r := configdelta.Check(k, o, envelope, aliases)
-	if c.Format == "json" || cc.JSON {
-		out, err := json.Marshal(r)
-		if err != nil {
+	switch {
+	case cc.Quiet:
+	case cc.asJSON():
+		if err := g.writeJSON(r); err != nil {
+			return err
+		}
+	default:
+		if err := r.WriteText(g.Stdout); err != nil {
 			return fail(exitIntern, err)
 		}
-		fmt.Fprintf(g.Stdout, "%s\n", out)
-	} else if err := r.WriteText(g.Stdout); err != nil {
-		return fail(exitIntern, err)
 	}
 	switch {
 	case r.Reason == configdelta.ReasonInvalid:
@@ -164,6 +166,8 @@ func (c *CheckCommandCmd) Run(g *Globals, cc *CheckCmd) error {
 	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckCommand(argv) })
 }
 
+func (c *CheckCmd) asJSON() bool { return c.Format == "json" || c.JSON }
+
 // decide builds the checker, asks, prints and maps the answer to an exit
 // code.
 func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision) error {
@@ -172,13 +176,13 @@ func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision)
 		return err
 	}
 	d := ask(k)
-	if c.JSON {
-		out, err := json.Marshal(d)
-		if err != nil {
-			return fail(exitIntern, err)
+	switch {
+	case c.Quiet:
+	case c.asJSON():
+		if err := g.writeJSON(d); err != nil {
+			return err
 		}
-		fmt.Fprintf(g.Stdout, "%s\n", out)
-	} else {
+	default:
 		fmt.Fprint(g.Stdout, d.Human())
 	}
 	if !d.Allowed {

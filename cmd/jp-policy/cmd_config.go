@@ -10,11 +10,12 @@ import (
 
 // ConfigCmd prints the merged tool config with where each value came from.
 type ConfigCmd struct {
-	Workspace string   `help:"Workspace root (default: the nearest ancestor holding .jp/)." type:"path"`
+	Workspace string   `short:"w" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path" placeholder:"DIR"`
 	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
-	Tool      string   `help:"Only print this tool ('*' for the defaults table)." placeholder:"NAME"`
+	Tool      string   `short:"t" help:"Only print this tool ('*' for the defaults table)." placeholder:"TOOL"`
 	Origins   bool     `help:"Prefix every value with the file:line:col it was written at."`
-	JSON      bool     `name:"json" help:"Print JSON (always with origins)."`
+	Format    string   `help:"Output format: text, or json (always with origins; docs/output.md)." enum:"text,json" default:"text"`
+	JSON      bool     `name:"json" hidden:"" help:"Same as --format json."`
 }
 
 // Run loads the layers and prints them. Any error-level finding makes the
@@ -41,7 +42,7 @@ func (c *ConfigCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, l.Cwd))
 	}
 	opts := config.PrintOptions{Tool: c.Tool, Origins: c.Origins}
-	if c.JSON {
+	if c.Format == "json" || c.JSON {
 		err = l.WriteJSON(g.Stdout, opts)
 	} else {
 		err = l.WriteText(g.Stdout, opts)

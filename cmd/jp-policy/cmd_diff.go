@@ -17,7 +17,7 @@ import (
 // compiled policies. Exit 0: nothing widened; 1: something widened; 2:
 // an error.
 type DiffCmd struct {
-	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
+	Workspace string   `short:"w" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path" placeholder:"DIR"`
 	Cfg       []string `help:"Extra config applied last to every side compiled from config, read as JP reads --cfg (repeatable)." placeholder:"CFG" sep:"none"`
 	Out       string   `help:"Output directory of the pinned artifact to compare with (default: <workspace>/.jp/policy)." type:"path" placeholder:"DIR"`
 	Old       string   `help:"Compare this compiled policy.json ..." type:"path" placeholder:"FILE" and:"files" xor:"old,from"`

@@ -14,10 +14,10 @@ import (
 // ExecCmd is `jp-policy exec`: run a command under a tool's compiled
 // policy. Everything is decided in package launcher.
 type ExecCmd struct {
-	Workspace  string   `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory above the current one that holds .jp)."`
+	Workspace  string   `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)."`
 	Policy     string   `placeholder:"FILE" xor:"source,default" help:"Compiled artifact (default: <workspace>/.jp/policy/policy.json)."`
 	Default    bool     `xor:"default" help:"Run under RFD 075's default policy for the workspace (read-write workspace, no network, minimal environment), without an artifact."`
-	Tool       string   `short:"t" placeholder:"NAME" help:"Tool whose policy applies."`
+	Tool       string   `short:"t" placeholder:"TOOL" help:"Tool whose policy applies."`
 	BestEffort bool     `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
 	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
 	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`

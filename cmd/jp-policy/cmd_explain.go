@@ -9,10 +9,10 @@ import (
 
 // ExplainCmd is `jp-policy explain`.
 type ExplainCmd struct {
-	Workspace string   `help:"Workspace root (default: the nearest ancestor of the working directory holding .jp/)." type:"path" placeholder:"DIR"`
+	Workspace string   `short:"w" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path" placeholder:"DIR"`
 	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
-	Tool      string   `help:"Explain only this tool." placeholder:"NAME"`
+	Tool      string   `short:"t" help:"Explain only this tool." placeholder:"TOOL"`
 	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
 }
 

@@ -15,12 +15,12 @@ import (
 
 // LintCmd checks the merged config for policy problems.
 type LintCmd struct {
-	Workspace string   `help:"Workspace root (default: the nearest directory above the current one that holds .jp/)." type:"path"`
+	Workspace string   `short:"w" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path" placeholder:"DIR"`
 	Cfg       []string `help:"Extra config applied last, read as JP reads --cfg: a file, a name in config_load_paths, @PATH, KEY=VALUE, KEY:=JSON or {JSON} (repeatable)." placeholder:"CFG" sep:"none"`
 	Format    string   `help:"Output format: text, json (JSON Lines), sarif (SARIF 2.1.0) or github (Actions annotations)." enum:"text,json,sarif,github" default:"text"`
 	Strict    bool     `help:"Exit 1 on warnings too."`
-	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused."`
-	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path"`
+	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused." placeholder:"ID" completion:"rule"`
+	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path" placeholder:"FILE"`
 }
 
 // Run loads the config, lints it and prints the findings.
@@ -41,7 +41,7 @@ func (c *LintCmd) Run(g *Globals) error {
 	if l != nil && l.Root != "" {
 		base = l.Root
 	}
-	ropts := report.Options{Base: base, Home: home, Color: useColor(g.Stdout), Version: version}
+	ropts := report.Options{Base: base, Home: home, Color: g.colorize(g.Stdout), Version: version}
 	if l != nil {
 		ropts.Files = l.Files
 	}
@@ -52,7 +52,7 @@ func (c *LintCmd) Run(g *Globals) error {
 			if c.Format != "text" {
 				_ = render(g.Stdout, c.Format, list, ropts)
 			} else {
-				ropts.Color = useColor(g.Stderr)
+				ropts.Color = g.colorize(g.Stderr)
 				_ = report.Text(g.Stderr, list, ropts)
 			}
 			return fail(exitUsage, nil)
@@ -101,17 +101,4 @@ func render(w io.Writer, format string, ds []diag.Diagnostic, o report.Options) 
 		return report.GitHub(w, ds, o)
 	}
 	return report.Text(w, ds, o)
-}
-
-// useColor is true for a terminal unless NO_COLOR is set (no-color.org).
-func useColor(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

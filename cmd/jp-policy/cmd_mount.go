@@ -21,7 +21,7 @@ import (
 // MountCmd links an external path into the workspace and grants tools
 // access to it (RFD D43 `--mount`).
 type MountCmd struct {
-	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
 	Config    string `placeholder:"FILE" help:"Config file to append the rules to (default: <workspace>/.jp/config.toml)." type:"path"`
 	Approvals string `placeholder:"FILE" help:"approvals.json to record the approval in (default: JP's user-workspace storage)." type:"path"`
 	Yes       bool   `help:"Grant every enabled local tool without asking (for scripts)."`

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,26 +9,28 @@ import (
 
 // RulesCmd lists the lint rule catalogue or describes one rule.
 type RulesCmd struct {
-	ID   string `arg:"" optional:"" help:"A rule ID such as JP101; omit to list every rule."`
-	JSON bool   `help:"Print the catalogue (or the rule) as JSON."`
+	ID     string `arg:"" optional:"" placeholder:"ID" completion:"rule" help:"A rule ID such as JP101; omit to list every rule."`
+	Format string `help:"Output format: text, or json (the catalogue as an array of rules, or the one rule as an object; docs/output.md)." enum:"text,json" default:"text"`
+	JSON   bool   `name:"json" hidden:"" help:"Same as --format json."`
 }
 
 // Run prints the catalogue.
 func (c *RulesCmd) Run(g *Globals) error {
+	asJSON := c.Format == "json" || c.JSON
 	if c.ID != "" {
 		r, ok := lint.Lookup(c.ID)
 		if !ok {
 			return fail(exitUsage, fmt.Errorf("unknown rule %q (`jp-policy rules` lists them)", c.ID))
 		}
-		if c.JSON {
-			return writeJSON(g, r)
+		if asJSON {
+			return g.writeJSON(r)
 		}
 		fmt.Fprint(g.Stdout, lint.Describe(r))
 		return nil
 	}
 	rules := lint.Rules()
-	if c.JSON {
-		return writeJSON(g, rules)
+	if asJSON {
+		return g.writeJSON(rules)
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tSUPPRESSIBLE\tTITLE")
@@ -44,10 +45,4 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func writeJSON(g *Globals, v any) error {
-	enc := json.NewEncoder(g.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

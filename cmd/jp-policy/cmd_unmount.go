@@ -8,7 +8,7 @@ import (
 
 // UnmountCmd removes what `mount` made (RFD D43 `--no-mount`).
 type UnmountCmd struct {
-	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
 	Config    string `placeholder:"FILE" help:"Config file the rules were appended to (default: <workspace>/.jp/config.toml)." type:"path"`
 	Approvals string `placeholder:"FILE" help:"approvals.json (default: JP's user-workspace storage)." type:"path"`
 	Name      string `arg:"" optional:"" help:"The mount's NAME (relative to the working directory); all mounts when omitted."`

@@ -10,7 +10,7 @@ import (
 
 // URICmd prints the attachment URI JP records for a path (RFD D03).
 type URICmd struct {
-	Workspace string `placeholder:"DIR" help:"Workspace root (default: the nearest ancestor with a .jp directory)." type:"path"`
+	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
 	JSON      bool   `name:"json" help:"Print {\"uri\":...,\"external\":...}."`
 	Path      string `arg:"" help:"File to compute the URI of (relative to the working directory, absolute, or ~/...)."`
 }

@@ -45,6 +45,8 @@ func fail(code int, err error) error { return &exitError{Code: code, Err: err} }
 // so tests can run commands in-process.
 type Globals struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
+	// Color is read through colorize (output.go); see internal/termstyle.
+	Color string `help:"Colour the output: auto (a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR forces it), always or never." enum:"auto,always,never" default:"auto" placeholder:"WHEN"`
 
 	Stdin  io.Reader `kong:"-"`
 	Stdout io.Writer `kong:"-"`
@@ -108,6 +110,13 @@ type parsedLine struct {
 // the exit code. For exec, the command's arguments are the raw bytes of
 // args on every path (see exec_argv.go).
 func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parsedLine, code int, done bool) {
+	// A bare `jp-policy` prints the help, on stdout so it pages, and
+	// exits 2 like any other missing argument (ruff and git do not exit 0
+	// either), so a script whose command word went missing fails.
+	bare := len(args) == 0
+	if bare {
+		args = []string{"--help"}
+	}
 	// exec is on the path of every tool call: skip kong's reflection when
 	// the line is one the fast parser fully understands.
 	if len(args) > 0 && args[0] == "exec" {
@@ -141,6 +150,9 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 	}
 	ctx, err := parser.Parse(args)
 	if exited {
+		if bare {
+			code = exitUsage
+		}
 		return line, code, true
 	}
 	if err != nil {
