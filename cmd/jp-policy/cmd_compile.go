@@ -21,7 +21,23 @@ type CompileCmd struct {
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
 	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning, and a widening is refused unless --accept-widening."`
 	// AcceptWidening is the non-interactive consent of issue 15.
-	AcceptWidening bool `help:"Accept grants that widen what was last compiled here (review them with jp-policy diff first)." name:"accept-widening"`
+	AcceptWidening bool   `help:"Accept grants that widen what was last compiled here (review them with jp-policy diff first)." name:"accept-widening"`
+	Format         string `help:"Output format: text, or json (what was written, one JSON object; docs/output.md)." enum:"text,json" default:"text"`
+	Quiet          bool   `short:"q" help:"Print only errors: no summary, no warnings (a grant diff accepted with --accept-widening is still shown)."`
+}
+
+// compileJSON is compile's --format json result (docs/output.md).
+type compileJSON struct {
+	Out    string            `json:"out"`    // the artifact directory, relative to the working directory when inside it
+	Policy string            `json:"policy"` // out/policy.json
+	Digest string            `json:"digest"`
+	Tools  []compileJSONTool `json:"tools"` // sorted by name
+}
+
+type compileJSONTool struct {
+	Name      string            `json:"name"`
+	Defaulted bool              `json:"defaulted"`
+	Manifests map[string]string `json:"manifests"` // platform -> manifest path, relative to out
 }
 
 // Run compiles and reports what was written.
@@ -44,7 +60,9 @@ func (c *CompileCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	printDiagnostics(g, res.Diagnostics)
+	if !c.Quiet {
+		printDiagnostics(g, res.Diagnostics)
+	}
 	names := make([]string, 0, len(res.Artifact.Tools))
 	defaulted := 0
 	for n, t := range res.Artifact.Tools {
@@ -59,6 +77,17 @@ func (c *CompileCmd) Run(g *Globals) error {
 		if r, err := filepath.Rel(wd, out); err == nil && !filepath.IsAbs(r) && len(r) < len(out) {
 			rel = r
 		}
+	}
+	switch {
+	case c.Quiet:
+		return nil
+	case c.Format == "json":
+		r := compileJSON{Out: rel, Policy: filepath.Join(rel, "policy.json"), Digest: res.Artifact.Digest, Tools: []compileJSONTool{}}
+		for _, n := range names {
+			t := res.Artifact.Tools[n]
+			r.Tools = append(r.Tools, compileJSONTool{Name: n, Defaulted: t.Defaulted, Manifests: t.Manifests})
+		}
+		return g.writeJSON(r)
 	}
 	fmt.Fprintf(g.Stdout, "compiled %d local tool(s) (%d defaulted) into %s\n", len(names), defaulted, rel)
 	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))

@@ -2,8 +2,12 @@ package main
 
 import (
 	"errors"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -14,6 +18,8 @@ type ExplainCmd struct {
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
 	Tool      string   `short:"t" help:"Explain only this tool." placeholder:"TOOL"`
 	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
+	Platform  []string `help:"Show what the compiled manifests enforce on this platform only: linux, darwin or windows (repeatable; default all three, whichever OS this runs on)." enum:"linux,darwin,windows" placeholder:"OS"`
+	Format    string   `help:"Output format: text (wrapped to the terminal, or 80 columns) or json (docs/output.md)." enum:"text,json" default:"text"`
 }
 
 // Run compiles in memory (nothing is written, nobody is prompted) and
@@ -41,10 +47,25 @@ func (c *ExplainCmd) Run(g *Globals) error {
 		_, err = g.Stdout.Write(b)
 		return err
 	}
-	if err := compiler.Explain(g.Stdout, res, c.Tool); err != nil {
+	platforms := compiler.Platforms
+	if len(c.Platform) > 0 {
+		platforms = slices.Compact(slices.Clone(c.Platform))
+	}
+	if c.Format == "json" {
+		data, err := compiler.ExplainData(res, c.Tool, platforms)
+		if err != nil {
+			return toolError(exitUsage, err)
+		}
+		return g.writeJSON(data)
+	}
+	// The layout (wrapping) is decided here, once, for every line the
+	// compiler writes.
+	var b strings.Builder
+	if err := compiler.ExplainPlatforms(&b, res, c.Tool, platforms); err != nil {
 		return toolError(exitUsage, err)
 	}
-	return nil
+	_, err = io.WriteString(g.Stdout, termstyle.Wrap(b.String(), termstyle.Width(g.Stdout, nil)))
+	return err
 }
 
 func init() {

@@ -17,26 +17,48 @@ import (
 // the tool was defaulted, and per platform what is enforced, degraded or
 // cooperative-only. It is the page a user reads to understand a denial.
 func Explain(w io.Writer, res *Result, name string) error {
-	names := []string{name}
-	if name == "" {
-		names = names[:0]
-		for n := range res.Artifact.Tools {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-	} else if err := res.checkTool(name); err != nil {
+	return ExplainPlatforms(w, res, name, Platforms)
+}
+
+// Platforms are the platforms a policy is compiled for, in the order
+// explain shows them.
+var Platforms = []string{"linux", "darwin", "windows"}
+
+// ExplainPlatforms is Explain with the enforcement section limited to
+// platforms (explain --platform): what the compiled manifests enforce
+// there, whichever OS explain runs on.
+func ExplainPlatforms(w io.Writer, res *Result, name string, platforms []string) error {
+	names, err := explainNames(res, name)
+	if err != nil {
 		return err
 	}
 	for i, n := range names {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		explainTool(w, res, n, res.Artifact.Tools[n])
+		explainTool(w, res, n, res.Artifact.Tools[n], platforms)
 	}
 	return nil
 }
 
-func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
+// explainNames is the tool name asked for, checked, or every compiled
+// tool's name, sorted, when name is "".
+func explainNames(res *Result, name string) ([]string, error) {
+	if name != "" {
+		if err := res.checkTool(name); err != nil {
+			return nil, err
+		}
+		return []string{name}, nil
+	}
+	names := make([]string, 0, len(res.Artifact.Tools))
+	for n := range res.Artifact.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platforms []string) {
 	state := "enabled"
 	if !t.Enabled {
 		state = "disabled"
@@ -134,7 +156,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 	}
 
 	fmt.Fprintln(w, "\n  enforcement:")
-	for _, plat := range []string{"linux", "darwin", "windows"} {
+	for _, plat := range platforms {
 		clauses := res.Clauses[name][plat]
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
 		for _, c := range clauses {
@@ -181,8 +203,13 @@ func netTarget(r policy.NetRule) string {
 // shortPos renders a position relative to the workspace root when it is
 // inside it, so explain output stays readable.
 func shortPos(root string, p diag.Position) string {
+	return relPos(root, p).String()
+}
+
+// relPos is p with its file relative to root when it is inside it.
+func relPos(root string, p diag.Position) diag.Position {
 	if rel, err := filepath.Rel(root, p.File); err == nil && !strings.HasPrefix(rel, "..") {
 		p.File = rel
 	}
-	return p.String()
+	return p
 }
