@@ -14,13 +14,16 @@ import (
 // ExecCmd is `jp-policy exec`: run a command under a tool's compiled
 // policy. Everything is decided in package launcher.
 type ExecCmd struct {
-	Workspace  string   `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)."`
-	Policy     string   `placeholder:"FILE" xor:"source,default" help:"Compiled artifact (default: <workspace>/.jp/policy/policy.json)."`
-	Default    bool     `xor:"default" help:"Run under RFD 075's default policy for the workspace (read-write workspace, no network, minimal environment), without an artifact."`
-	Tool       string   `short:"t" placeholder:"TOOL" help:"Tool whose policy applies."`
-	BestEffort bool     `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
-	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
-	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
+	Workspace  string `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)."`
+	Policy     string `placeholder:"FILE" xor:"source,default" help:"Compiled artifact (default: <workspace>/.jp/policy/policy.json)."`
+	Default    bool   `xor:"default" help:"Run under RFD 075's default policy for the workspace (read-write workspace, no network, minimal environment), without an artifact."`
+	Tool       string `short:"t" placeholder:"TOOL" help:"Tool whose policy applies."`
+	BestEffort bool   `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
+	RequireABI int    `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
+	DryRun     bool   `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
+	// The fast parser (exec_fast.go) refuses --format, so a line with it
+	// goes to kong; it starts from Format "text", kong's default.
+	Format     string   `help:"With --dry-run: text or json (one JSON object; docs/output.md)." enum:"text,json" default:"text"`
 	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
 	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path."`
 	LogNet     string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
@@ -61,6 +64,9 @@ func (c *ExecCmd) Run(g *Globals) error {
 			return err
 		}
 	}
+	if c.Format != "text" && !c.DryRun {
+		return fail(exitRefused, errors.New("--format is for --dry-run: a run prints only what the command prints"))
+	}
 	argv := c.argv()
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
@@ -70,6 +76,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		BestEffort: c.BestEffort,
 		RequireABI: c.RequireABI,
 		DryRun:     c.DryRun,
+		DryRunJSON: c.Format == "json",
 		Masks:      c.Masks,
 		Namespaces: c.Namespaces,
 		LogNet:     c.LogNet,

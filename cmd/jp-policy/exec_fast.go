@@ -17,7 +17,7 @@ import (
 // error messages. TestExecFastMatchesKong keeps the two parsers in
 // agreement.
 func parseExecFast(args []string) (*ExecCmd, bool) {
-	c := &ExecCmd{}
+	c := &ExecCmd{Format: "text"} // kong's default; --format goes to kong
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -39,6 +39,8 @@ type Options struct {
 	// RequireABI refuses kernels whose Landlock ABI is below it.
 	RequireABI int
 	DryRun     bool
+	// DryRunJSON prints the dry-run report as JSON (WriteDryRunJSON).
+	DryRunJSON bool
 	// Masks asks for exact masks of narrowed paths in a private mount
 	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
 	// privilege, the split grants apply.

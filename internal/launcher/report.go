@@ -1,6 +1,7 @@
 package launcher
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -29,90 +30,156 @@ func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
 	return c.Status, c.How
 }
 
-// WriteDryRun prints, per clause, what a run would enforce, degrade or
-// leave to the tool's cooperation, then the environment and the command
-// that would run. refusal is the error Prepare returned, if any.
+// DryRun is exec --dry-run's report: per clause, what a run would
+// enforce, degrade or leave to the tool's cooperation, then the
+// environment and the command that would run. WriteDryRun prints it as
+// text, WriteDryRunJSON as one JSON object (docs/output.md); both come
+// from this one value so they cannot disagree.
+type DryRun struct {
+	Tool     string `json:"tool"`
+	Platform string `json:"platform"`
+	// LandlockABI is the kernel's ABI and PolicyMinABI the ABI the policy
+	// needs (Linux with a manifest only).
+	LandlockABI  *int           `json:"landlock_abi,omitempty"`
+	PolicyMinABI *int           `json:"policy_min_abi,omitempty"`
+	Clauses      []DryRunClause `json:"clauses"`
+	// Env holds the names of the variables the command would receive.
+	Env  []string `json:"env"`
+	Path string   `json:"path,omitempty"`
+	Argv []string `json:"argv,omitempty"`
+	// Verdict is "run", "run_degraded" (--best-effort) or "refuse".
+	Verdict string `json:"verdict"`
+	// Reason is the refusal, or what is degraded.
+	Reason string `json:"reason,omitempty"`
+}
+
+// DryRunClause is one line of the report.
+type DryRunClause struct {
+	Status string `json:"status"`
+	ID     string `json:"id"`
+	What   string `json:"what"`
+	How    string `json:"how,omitempty"`
+}
+
+// WriteDryRun prints the dry-run report of p as text. refusal is the
+// error Prepare returned, if any.
 func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "tool %s on %s", p.Tool, p.Platform)
+	return NewDryRun(p, refusal).WriteText(w)
+}
+
+// WriteDryRunJSON prints the dry-run report of p as one JSON object.
+func WriteDryRunJSON(w io.Writer, p *Plan, refusal error) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(NewDryRun(p, refusal))
+}
+
+// NewDryRun builds the dry-run report of p.
+func NewDryRun(p *Plan, refusal error) *DryRun {
+	b := &DryRun{Tool: p.Tool, Platform: p.Platform, Clauses: []DryRunClause{}, Env: []string{}}
 	if p.Platform == "linux" && p.Manifest != nil {
-		fmt.Fprintf(&b, " (kernel Landlock ABI %d, policy needs %d)", p.ABI, p.Manifest.MinABI)
+		abi, need := p.ABI, p.Manifest.MinABI
+		b.LandlockABI, b.PolicyMinABI = &abi, &need
 	}
-	b.WriteString("\n")
 	if p.Manifest != nil {
 		seen := map[string]bool{}
 		for _, c := range p.Manifest.Clauses {
 			st, how := p.clauseStatus(c)
-			writeClause(&b, string(st), c.ID, c.What, how)
+			writeClause(b, string(st), c.ID, c.What, how)
 			seen[c.ID] = true
 		}
 		for _, d := range p.Degraded {
 			if !seen[d.Clause.ID] {
-				writeClause(&b, string(emit.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
+				writeClause(b, string(emit.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
 			}
 		}
 		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {
-			writeClause(&b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
+			writeClause(b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
 		}
 		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
 			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
 			switch {
 			case p.Namespaced:
-				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
+				writeClause(b, string(emit.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks && canMask():
-				writeClause(&b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
+				writeClause(b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks:
-				writeClause(&b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
+				writeClause(b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
 			default:
-				writeClause(&b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
+				writeClause(b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
 			}
 		}
 		if p.Namespaced && p.Manifest.Namespace != nil {
 			ns := p.Manifest.Namespace
-			writeClause(&b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
+			writeClause(b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
 				"metadata writes are allowed and answer EROFS outside the write grants; no network at all; a private /tmp")
 		}
-		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
-		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
+		writeClause(b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
+		writeClause(b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
 	}
 	switch {
 	case p.ProfileText != "":
-		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
+		writeClause(b, string(emit.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
 	case p.Profile != "":
-		writeClause(&b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
+		writeClause(b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
 	}
 	if p.Job != nil {
 		for _, c := range p.Job.Clauses {
-			writeClause(&b, string(c.Status), c.ID, c.What, c.How)
+			writeClause(b, string(c.Status), c.ID, c.What, c.How)
 		}
-		writeClause(&b, string(emit.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
+		writeClause(b, string(emit.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
 	}
-	names := make([]string, 0, len(p.Env))
 	for _, kv := range p.Env {
 		name, _, _ := strings.Cut(kv, "=")
-		names = append(names, name)
+		b.Env = append(b.Env, name)
 	}
-	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(names, " ")))
 	if p.Path != "" {
-		fmt.Fprintf(&b, "exec: %s %q\n", p.Path, p.Argv)
+		b.Path, b.Argv = p.Path, p.Argv
 	}
-	if refusal != nil {
-		fmt.Fprintf(&b, "would refuse: %v\n", refusal)
-	} else if len(p.Degraded) > 0 {
-		fmt.Fprintf(&b, "would run degraded (--best-effort): %s\n", degradedLine(p.Degraded))
-	} else {
+	switch {
+	case refusal != nil:
+		b.Verdict, b.Reason = "refuse", refusal.Error()
+	case len(p.Degraded) > 0:
+		b.Verdict, b.Reason = "run_degraded", degradedLine(p.Degraded)
+	default:
+		b.Verdict = "run"
+	}
+	return b
+}
+
+func writeClause(b *DryRun, status, id, what, how string) {
+	b.Clauses = append(b.Clauses, DryRunClause{Status: status, ID: id, What: what, How: how})
+}
+
+// WriteText prints the report as exec --dry-run does by default.
+func (d *DryRun) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool %s on %s", d.Tool, d.Platform)
+	if d.LandlockABI != nil {
+		fmt.Fprintf(&b, " (kernel Landlock ABI %d, policy needs %d)", *d.LandlockABI, *d.PolicyMinABI)
+	}
+	b.WriteString("\n")
+	for _, c := range d.Clauses {
+		fmt.Fprintf(&b, "  %-11s %-26s %s", c.Status, c.ID, c.What)
+		if c.How != "" {
+			fmt.Fprintf(&b, " (%s)", c.How)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(d.Env, " ")))
+	if d.Path != "" {
+		fmt.Fprintf(&b, "exec: %s %q\n", d.Path, d.Argv)
+	}
+	switch d.Verdict {
+	case "refuse":
+		fmt.Fprintf(&b, "would refuse: %s\n", d.Reason)
+	case "run_degraded":
+		fmt.Fprintf(&b, "would run degraded (--best-effort): %s\n", d.Reason)
+	default:
 		b.WriteString("would run\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func writeClause(b *strings.Builder, status, id, what, how string) {
-	fmt.Fprintf(b, "  %-11s %-26s %s", status, id, what)
-	if how != "" {
-		fmt.Fprintf(b, " (%s)", how)
-	}
-	b.WriteString("\n")
 }
 
 // hasCooperativeNet reports whether the manifest's net rule clauses

@@ -27,7 +27,11 @@ func Run(o *Options, stdout, stderr io.Writer) error {
 		if p == nil || errors.As(err, &usage) {
 			return err
 		}
-		if werr := WriteDryRun(stdout, p, err); werr != nil {
+		write := WriteDryRun
+		if o.DryRunJSON {
+			write = WriteDryRunJSON
+		}
+		if werr := write(stdout, p, err); werr != nil {
 			return werr
 		}
 		return err
