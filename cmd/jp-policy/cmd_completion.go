@@ -9,6 +9,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/completion"
 	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/lint"
 )
 
 // CompletionCmd prints a completion script generated from this very
@@ -32,7 +33,13 @@ func (c *CompletionCmd) Run(g *Globals, ctx *kong.Context) error {
 	if c.Shell == nil {
 		return fail(exitUsage, errors.New("completion: name a shell: "+strings.Join(completion.Shells, ", ")))
 	}
-	tree, err := completion.FromKong(ctx.Model)
+	// Rule IDs are fixed in this binary, so the script carries them
+	// (`completion:"rule"` on lint --ignore and rules ID).
+	var ids []string
+	for _, r := range lint.Rules() {
+		ids = append(ids, r.ID)
+	}
+	tree, err := completion.FromKong(ctx.Model, completion.WithWords("rule", ids))
 	if err != nil {
 		return fail(exitIntern, err)
 	}

@@ -25,6 +25,7 @@ type DiffCmd struct {
 	From      string   `help:"Compare the workspace's config at this git revision ..." placeholder:"REV" xor:"old,from"`
 	To        string   `help:"... with the config at this revision (default: the working tree)." placeholder:"REV" xor:"new,to"`
 	Format    string   `help:"Output format: text, json or markdown." enum:"text,json,markdown" default:"text"`
+	Quiet     bool     `short:"q" help:"Print nothing; the exit status says whether a grant widened."`
 }
 
 // Run compares the chosen sides and prints the diff.
@@ -40,8 +41,10 @@ func (c *DiffCmd) Run(g *Globals) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	if err := grantdiff.Write(g.Stdout, d, c.Format); err != nil {
-		return fail(exitUsage, err)
+	if !c.Quiet {
+		if err := grantdiff.Write(g.Stdout, d, c.Format); err != nil {
+			return fail(exitUsage, err)
+		}
 	}
 	if d.Widened() {
 		return fail(exitFail, nil)

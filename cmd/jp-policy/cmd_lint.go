@@ -21,6 +21,7 @@ type LintCmd struct {
 	Strict    bool     `help:"Exit 1 on warnings too."`
 	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused." placeholder:"ID" completion:"rule"`
 	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path" placeholder:"FILE"`
+	Quiet     bool     `short:"q" help:"Report only the findings that fail the run: errors, and warnings with --strict."`
 }
 
 // Run loads the config, lints it and prints the findings.
@@ -80,13 +81,21 @@ func (c *LintCmd) Run(g *Globals) error {
 	ds := append(lint.Run(l, opts), extra...)
 	lint.Sort(ds)
 
-	if err := render(g.Stdout, c.Format, ds, ropts); err != nil {
-		return fail(exitIntern, err)
-	}
+	var failing []diag.Diagnostic
 	for _, d := range ds {
 		if d.Severity == diag.Error || (c.Strict && d.Severity == diag.Warning) {
-			return fail(exitFail, nil)
+			failing = append(failing, d)
 		}
+	}
+	shown := ds
+	if c.Quiet {
+		shown = failing
+	}
+	if err := render(g.Stdout, c.Format, shown, ropts); err != nil {
+		return fail(exitIntern, err)
+	}
+	if len(failing) > 0 {
+		return fail(exitFail, nil)
 	}
 	return nil
 }

@@ -26,13 +26,15 @@ type MountCmd struct {
 	Approvals string `placeholder:"FILE" help:"approvals.json to record the approval in (default: JP's user-workspace storage)." type:"path"`
 	Yes       bool   `help:"Grant every enabled local tool without asking (for scripts)."`
 	DryRun    bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
-	JSON      bool   `name:"json" help:"Print one JSON object."`
+	Format    string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
+	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
 	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default) or rw (needs TOOL:)."`
 }
 
 // Run plans the mount, asks for confirmation when it names no tool, and
 // applies it.
 func (c *MountCmd) Run(g *Globals) error {
+	c.JSON = c.JSON || c.Format == "json"
 	p, env, files, err := c.prepare()
 	if c.JSON && (err != nil || c.DryRun) {
 		printJSON(g.Stdout, mount.NewReport(c.Spec, p, err))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -11,7 +10,8 @@ import (
 // URICmd prints the attachment URI JP records for a path (RFD D03).
 type URICmd struct {
 	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
-	JSON      bool   `name:"json" help:"Print {\"uri\":...,\"external\":...}."`
+	Format    string `help:"Output format: text (the URI) or json ({\"uri\":...,\"external\":...}; docs/output.md)." enum:"text,json" default:"text"`
+	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
 	Path      string `arg:"" help:"File to compute the URI of (relative to the working directory, absolute, or ~/...)."`
 }
 
@@ -26,10 +26,8 @@ func (c *URICmd) Run(g *Globals) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	if c.JSON {
-		out, _ := json.Marshal(res)
-		fmt.Fprintln(g.Stdout, string(out))
-		return nil
+	if c.JSON || c.Format == "json" {
+		return g.writeJSON(res)
 	}
 	fmt.Fprintln(g.Stdout, res.URI)
 	return nil

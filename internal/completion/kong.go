@@ -37,19 +37,50 @@ type TagError struct {
 }
 
 func (e *TagError) Error() string {
-	return fmt.Sprintf("completion: %s: unknown %s tag %q (want file, dir, command, tool or none)", e.Field, TagKey, e.Value)
+	return fmt.Sprintf("completion: %s: unknown %s tag %q (want file, dir, command, tool, none or a word list the program supplies)", e.Field, TagKey, e.Value)
+}
+
+// Option configures FromKong.
+type Option func(*builder)
+
+// WithWords names a fixed list of words (rule IDs, say) that a
+// `completion:"NAME"` tag asks for: values known when the script is
+// generated are completed from the script itself, without running the
+// program at every TAB. A name must not be one of the Kinds.
+func WithWords(name string, words []string) Option {
+	return func(b *builder) { b.words[name] = words }
+}
+
+// builder carries FromKong's options through the walk.
+type builder struct {
+	words map[string][]string
 }
 
 // FromKong extracts the completion tree from kong's model. Hidden
 // commands and flags are left out, as they are from --help.
-func FromKong(app *kong.Application) (*Command, error) {
+func FromKong(app *kong.Application, opts ...Option) (*Command, error) {
 	if app == nil || app.Node == nil {
 		return nil, fmt.Errorf("completion: no kong application")
 	}
-	return fromNode(app.Node)
+	b := &builder{words: map[string][]string{}}
+	for _, o := range opts {
+		o(b)
+	}
+	for name, words := range b.words {
+		switch Kind(name) {
+		case KindFile, KindDir, KindCommand, KindTool, KindNone, KindEnum:
+			return nil, &TagError{Field: "WithWords", Value: name}
+		}
+		for _, w := range words {
+			if err := checkWord(w); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.fromNode(app.Node)
 }
 
-func fromNode(n *kong.Node) (*Command, error) {
+func (b *builder) fromNode(n *kong.Node) (*Command, error) {
 	c := &Command{Name: n.Name, Help: oneLine(n.Help), Passthrough: n.Passthrough}
 	if n.Type != kong.ApplicationNode {
 		if err := checkName("command", n.Name); err != nil {
@@ -62,17 +93,17 @@ func fromNode(n *kong.Node) (*Command, error) {
 		}
 		c.Aliases = append(c.Aliases, a)
 	}
-	flags, err := fromFlags(n.Flags)
+	flags, err := b.fromFlags(n.Flags)
 	if err != nil {
 		return nil, err
 	}
 	c.Flags = flags
-	if c.Args, err = fromPositionals(n.Positional); err != nil {
+	if c.Args, err = b.fromPositionals(n.Positional); err != nil {
 		return nil, err
 	}
 	if n.Type == kong.ArgumentNode && n.Argument != nil {
 		c.Branch = true
-		if c.BranchArg, err = valueOf(n.Argument, ""); err != nil {
+		if c.BranchArg, err = b.valueOf(n.Argument, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -80,7 +111,7 @@ func fromNode(n *kong.Node) (*Command, error) {
 		if child == nil || child.Hidden {
 			continue
 		}
-		cc, err := fromNode(child)
+		cc, err := b.fromNode(child)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +134,7 @@ func fromNode(n *kong.Node) (*Command, error) {
 	return c, nil
 }
 
-func fromFlags(in []*kong.Flag) ([]Flag, error) {
+func (b *builder) fromFlags(in []*kong.Flag) ([]Flag, error) {
 	var out []Flag
 	for _, f := range in {
 		if f == nil || f.Value == nil || f.Hidden {
@@ -133,7 +164,7 @@ func fromFlags(in []*kong.Flag) ([]Flag, error) {
 			}
 		}
 		if takesValue {
-			v, err := valueOf(f.Value, f.PlaceHolder)
+			v, err := b.valueOf(f.Value, f.PlaceHolder)
 			if err != nil {
 				return nil, err
 			}
@@ -144,13 +175,13 @@ func fromFlags(in []*kong.Flag) ([]Flag, error) {
 	return out, nil
 }
 
-func fromPositionals(in []*kong.Positional) ([]Arg, error) {
+func (b *builder) fromPositionals(in []*kong.Positional) ([]Arg, error) {
 	var out []Arg
 	for _, p := range in {
 		if p == nil {
 			continue
 		}
-		v, err := valueOf(p, "")
+		v, err := b.valueOf(p, "")
 		if err != nil {
 			return nil, err
 		}
@@ -176,15 +207,17 @@ func isCounter(v *kong.Value) bool {
 
 // valueOf infers how a value is completed, from the most explicit hint to
 // the least; see the package doc.
-func valueOf(v *kong.Value, placeholder string) (Value, error) {
+func (b *builder) valueOf(v *kong.Value, placeholder string) (Value, error) {
 	if v.Tag != nil {
 		if hint := v.Tag.Get(TagKey); hint != "" {
 			switch k := Kind(hint); k {
 			case KindFile, KindDir, KindCommand, KindTool, KindNone:
 				return Value{Kind: k}, nil
-			default:
-				return Value{}, &TagError{Field: v.Name, Value: hint}
 			}
+			if words, ok := b.words[hint]; ok {
+				return Value{Kind: KindEnum, Enum: words}, nil
+			}
+			return Value{}, &TagError{Field: v.Name, Value: hint}
 		}
 	}
 	if v.Enum != "" {

@@ -233,3 +233,38 @@ func TestWriteRefuses(t *testing.T) {
 		t.Error("Write(nil tree) succeeded")
 	}
 }
+
+func TestFromKongWords(t *testing.T) {
+	var cli struct {
+		Ignore []string `completion:"rule"`
+		Rules  struct {
+			ID string `arg:"" optional:"" completion:"rule"`
+		} `cmd:""`
+	}
+	p, err := kong.New(&cli, kong.Name("x"), kong.Exit(func(int) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"JP001", "JP101"}
+	tree, err := FromKong(p.Model, WithWords("rule", ids))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := flagNamed(t, tree, "ignore"); f.Value == nil || f.Value.Kind != KindEnum || !slices.Equal(f.Value.Enum, ids) {
+		t.Errorf("--ignore = %+v, want the rule words", f.Value)
+	}
+	if a := find(t, tree, "rules").Args; len(a) != 1 || !slices.Equal(a[0].Value.Enum, ids) {
+		t.Errorf("rules ID = %+v, want the rule words", a)
+	}
+	// Without the list the tag is unknown: a typo cannot complete nothing
+	// silently.
+	if _, err := FromKong(p.Model); !errors.As(err, new(*TagError)) {
+		t.Errorf("no word list: err %v, want a TagError", err)
+	}
+	if _, err := FromKong(p.Model, WithWords("rule", []string{"a b"})); !errors.As(err, new(*NameError)) {
+		t.Errorf("unsafe word: err %v, want a NameError", err)
+	}
+	if _, err := FromKong(p.Model, WithWords("file", ids)); !errors.As(err, new(*TagError)) {
+		t.Errorf("a list named like a Kind: err %v, want a TagError", err)
+	}
+}
