@@ -53,11 +53,12 @@ type DryRun struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// DryRunClause is one line of the report.
+// DryRunClause is one line of the report; its keys are in the order of
+// a manifest's clauses (emit.Clause), as explain prints them.
 type DryRunClause struct {
-	Status string `json:"status"`
 	ID     string `json:"id"`
 	What   string `json:"what"`
+	Status string `json:"status"`
 	How    string `json:"how,omitempty"`
 }
 
