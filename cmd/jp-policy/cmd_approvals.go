@@ -71,6 +71,16 @@ func (c *ApprovalsCmd) store(g *Globals) (env mount.Env, path string, store *app
 	return env, files.Approvals, store, nil, nil
 }
 
+// writableStore is store for approve and revoke, which cannot work
+// without JP's storage for the workspace.
+func (c *ApprovalsCmd) writableStore(g *Globals) (mount.Env, string, *approvals.Store, error) {
+	env, path, store, noID, err := c.store(g)
+	if err == nil && noID != nil {
+		err = fail(exitUsage, noID)
+	}
+	return env, path, store, err
+}
+
 // Run lists the bindings; exit 1 when one is retargeted or broken.
 func (c *ApprovalsListCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	asJSON := c.Format == "json" || c.JSON
@@ -129,12 +139,9 @@ func writeBindings(g *Globals, bs []mount.Binding) {
 
 // Run records the approval of the rule's current target.
 func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
-	env, _, store, noID, err := ac.store(g)
+	env, _, store, err := ac.writableStore(g)
 	if err != nil {
 		return err
-	}
-	if noID != nil {
-		return fail(exitUsage, noID)
 	}
 	rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
 	if err != nil {
@@ -163,12 +170,9 @@ func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 
 // Run removes the rule's approval.
 func (c *ApprovalsRevokeCmd) Run(g *Globals, ac *ApprovalsCmd) error {
-	_, path, store, noID, err := ac.store(g)
+	_, path, store, err := ac.writableStore(g)
 	if err != nil {
 		return err
-	}
-	if noID != nil {
-		return fail(exitUsage, noID)
 	}
 	rp := c.RulePath
 	if lex, err := policy.LexicalRel(rp); err == nil {

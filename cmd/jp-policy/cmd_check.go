@@ -135,16 +135,8 @@ func (c *CheckConfigDeltaCmd) Run(g *Globals, cc *CheckCmd) error {
 		}
 	}
 	r := configdelta.Check(k, o, envelope, aliases)
-	switch {
-	case cc.Quiet:
-	case cc.asJSON():
-		if err := g.writeJSON(r); err != nil {
-			return err
-		}
-	default:
-		if err := r.WriteText(g.Stdout); err != nil {
-			return fail(exitIntern, err)
-		}
+	if err := cc.print(g, r, func() error { return r.WriteText(g.Stdout) }); err != nil {
+		return err
 	}
 	switch {
 	case r.Reason == configdelta.ReasonInvalid:
@@ -166,7 +158,20 @@ func (c *CheckCommandCmd) Run(g *Globals, cc *CheckCmd) error {
 	return cc.decide(g, func(k *policy.Checker) policy.Decision { return k.CheckCommand(argv) })
 }
 
-func (c *CheckCmd) asJSON() bool { return c.Format == "json" || c.JSON }
+// print writes a check's answer as --format and --quiet ask: v as JSON,
+// or text.
+func (c *CheckCmd) print(g *Globals, v any, text func() error) error {
+	switch {
+	case c.Quiet:
+		return nil
+	case c.Format == "json" || c.JSON:
+		return g.writeJSON(v)
+	}
+	if err := text(); err != nil {
+		return fail(exitIntern, err)
+	}
+	return nil
+}
 
 // decide builds the checker, asks, prints and maps the answer to an exit
 // code.
@@ -176,14 +181,8 @@ func (c *CheckCmd) decide(g *Globals, ask func(*policy.Checker) policy.Decision)
 		return err
 	}
 	d := ask(k)
-	switch {
-	case c.Quiet:
-	case c.asJSON():
-		if err := g.writeJSON(d); err != nil {
-			return err
-		}
-	default:
-		fmt.Fprint(g.Stdout, d.Human())
+	if err := c.print(g, d, func() error { _, err := io.WriteString(g.Stdout, d.Human()); return err }); err != nil {
+		return err
 	}
 	if !d.Allowed {
 		return fail(exitFail, nil)
