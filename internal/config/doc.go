@@ -16,7 +16,10 @@
 // Only `conversation.tools` is modelled; every other key of JP's config is
 // read (so positions and syntax errors are right) and left untouched.
 //
-// Files: paths.go (directories, workspace root and id), load.go (layer
+// JP's directory rules (where the layers are, the workspace root and id)
+// are package jpdirs.
+//
+// Files: load.go (layer
 // order, files), extends.go, env.go and env_native.go (JP_CFG_ forms),
 // decode.go and merge.go / mergevec.go (the model), schema.go (validation
 // and its diagnostics), schemacompile.go and schemaeval.go (the schema

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -71,7 +72,7 @@ commands.git = { args = [["status"]] }
 	var wantCand []string
 	for _, base := range []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config"), filepath.Join(ws, ".jp"),
 		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")} {
-		for _, ext := range jpExtensions {
+		for _, ext := range jpdirs.Extensions {
 			wantCand = append(wantCand, base+ext)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -60,7 +60,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	// read that one small file instead of all of policy.json, so the cost
 	// does not grow with the number of tools. Any other case (no pin, an
 	// older pin, a mismatch) takes the full read below, which reports it.
-	if dataDir, err := config.UserDataDir(os.Getenv); err == nil {
+	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		if pin, err := artifact.ReadPin(dataDir, root, artifactPath); err == nil && pin.Tools != nil {
 			return resolveExecIndex(root, artifactPath, pin, tool, platform)
 		}
@@ -155,7 +155,7 @@ func checkRealDirs(root string, dirs ...string) error {
 // checkPin verifies policy.json against the pin compile wrote in the
 // user's data directory for this workspace root and artifact path.
 func checkPin(root, artifactPath string, b []byte) error {
-	dataDir, err := config.UserDataDir(os.Getenv)
+	dataDir, err := jpdirs.UserDataDir(os.Getenv)
 	if err != nil {
 		return fmt.Errorf("cannot find the artifact's pin: %w", err)
 	}
@@ -242,8 +242,8 @@ func checkLayerChain(root string, inputs []artifact.Input) error {
 		}
 	}
 	here := map[string]bool{}
-	for _, dir := range config.DirsDown(root, cwd) {
-		for _, p := range config.DotJPFiles(dir) {
+	for _, dir := range jpdirs.DirsDown(root, cwd) {
+		for _, p := range jpdirs.DotJPFiles(dir) {
 			here[p] = true
 			fi, err := os.Stat(p)
 			if err != nil || fi.IsDir() {

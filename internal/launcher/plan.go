@@ -11,10 +11,10 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -124,12 +124,12 @@ func (d Degradation) why(abi int) string {
 	return fmt.Sprintf("kernel Landlock ABI %d < %d", abi, d.Need)
 }
 
-// FindWorkspace returns the workspace root config.FindRoot finds from dir
+// FindWorkspace returns the workspace root jpdirs.FindRoot finds from dir
 // (canonical, as the compiler records it), or dir itself when no ancestor
 // holds a .jp directory, so the caller can say where it looked.
 func FindWorkspace(dir string) (string, error) {
-	root, err := config.FindRoot(dir)
-	if _, ok := errors.AsType[*config.NoWorkspaceError](err); ok {
+	root, err := jpdirs.FindRoot(dir)
+	if _, ok := errors.AsType[*jpdirs.NoWorkspaceError](err); ok {
 		return filepath.Abs(dir)
 	}
 	return root, err
