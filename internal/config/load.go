@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/schema"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,7 +182,7 @@ func (ld *loader) emitValidation(root *tomlpos.Node) {
 	ld.sem <- struct{}{}
 	go func() {
 		defer func() { <-ld.sem }()
-		ch <- validate(root)
+		ch <- schema.Validate(root)
 	}()
 	ld.slots = append(ld.slots, sync.OnceValue(func() diag.List { return <-ch }))
 }

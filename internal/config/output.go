@@ -90,3 +90,17 @@ func toolKey(name string) string {
 	}
 	return "conversation.tools." + strconv.Quote(name)
 }
+
+// bareKey reports whether TOML lets p be written unquoted.
+func bareKey(p string) bool {
+	if p == "" {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,4 +1,4 @@
-package config
+package schema
 
 import (
 	"bytes"
@@ -16,14 +16,10 @@ import (
 //go:embed schema.json
 var schemaJSON []byte
 
-// Rule IDs of the loader's diagnostics; lint documents them.
+// Rule IDs of the diagnostics Validate reports; lint documents them.
 const (
-	RuleSyntax     = "JP001" // TOML/JSON syntax
 	RuleSchema     = "JP002" // schema violation
 	RuleUnknownKey = "JP003" // unknown key in any table the schema closes
-	RuleMissingExt = "JP004" // missing extends target (warning)
-	RuleCycle      = "JP005" // extends cycle
-	RuleExtension  = "JP006" // unsupported file extension
 )
 
 // Schema returns the embedded JSON Schema (draft 2020-12) of the config
@@ -31,9 +27,12 @@ const (
 // whole JP config files.
 func Schema() []byte { return bytes.Clone(schemaJSON) }
 
-// validate checks one document tree against the schema and maps every
-// failure back to the position of the offending key or value.
-func validate(root *tomlpos.Node) diag.List {
+// Validate checks one document tree against the embedded schema and maps
+// every failure back to the position of the offending key or value. The
+// config loader runs it on every layer; configdelta on the partial config
+// of a tool outcome (RFD 078), so a delta is held to the same rules as a
+// config file.
+func Validate(root *tomlpos.Node) diag.List {
 	cs, err := loadSchema()
 	return validateWith(cs, err, root)
 }

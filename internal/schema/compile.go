@@ -1,4 +1,4 @@
-package config
+package schema
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // the document itself for exactly the keywords it uses. A keyword outside
 // that subset is refused, never skipped: skipping would let a schema edit
 // silently weaken validation. The library stays in the tests as an oracle
-// (schema_oracle_test.go).
+// (oracle_test.go).
 
 // draft2020 is the only dialect the compiler speaks.
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
