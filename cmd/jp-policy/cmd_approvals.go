@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/jp-policy/jp-policy/internal/approvals"
-	"github.com/jp-policy/jp-policy/internal/mount"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -31,7 +30,7 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		// Without .jp/.id JP has no storage for this workspace, so
 		// nothing can have been approved: an empty list, not an error.
 		if c.JSON {
-			printJSON(g.Stdout, []mount.Binding{})
+			printJSON(g.Stdout, []approvals.Binding{})
 			return nil
 		}
 		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s has no .jp/.id (to record one, %s)\n", noID.Root, noID.Fix())
@@ -49,10 +48,10 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 	}
 	switch c.Action {
 	case "list":
-		bs := mount.ListBindings(env.Root, store)
+		bs := approvals.ListBindings(env.Root, store)
 		if c.JSON {
 			if bs == nil {
-				bs = []mount.Binding{}
+				bs = []approvals.Binding{}
 			}
 			printJSON(g.Stdout, bs)
 			return nil
@@ -63,9 +62,9 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		stale := false
 		for _, b := range bs {
 			switch b.Status {
-			case mount.BindingOK:
+			case approvals.BindingOK:
 				fmt.Fprintf(g.Stdout, "%s -> %s  ok (approved %s)\n", b.RulePath, b.Approved, b.ApprovedAt.Format(time.RFC3339))
-			case mount.BindingRetargeted:
+			case approvals.BindingRetargeted:
 				stale = true
 				fmt.Fprintf(g.Stdout, "%s -> %s  RETARGETED: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, b.Current, b.RulePath)
 			default:
@@ -79,7 +78,7 @@ func (c *ApprovalsCmd) Run(g *Globals) error {
 		}
 		return nil
 	case "approve":
-		rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
+		rp, target, before, err := approvals.ApproveRule(env.Root, c.RulePath, store, time.Now())
 		if err != nil {
 			return fail(exitUsage, err)
 		}

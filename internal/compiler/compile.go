@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/approvals"
 	"os"
 	"sort"
 	"strings"
@@ -79,11 +80,11 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	root := l.Root
-	store, apath, diags, err := openApprovals(&opts, root)
+	store, diags, err := approvals.Open(root, opts.ApprovalsFile, opts.getenv)
 	if err != nil {
 		return nil, err
 	}
-	findings := runLint(l, store, apath, &opts)
+	findings := runLint(l, store, &opts)
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
 		sortDiags(diags)
@@ -111,7 +112,7 @@ func Build(opts Options) (*Result, error) {
 	}
 	diags = append(diags, bdiags...)
 
-	approved, adiags, err := approveExternal(&opts, root, l, names, bound, store, apath)
+	approved, adiags, err := approveExternal(&opts, root, names, bound, store)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func Build(opts Options) (*Result, error) {
 		diags = append(diags, tdiags...)
 	}
 
-	inputs, err := collectInputs(l, bound, apath)
+	inputs, err := collectInputs(l, bound, store.Path())
 	if err != nil {
 		return nil, err
 	}
