@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"sort"
 	"strings"
@@ -69,7 +70,7 @@ type Result struct {
 	Loaded *config.Loaded
 	// Clauses holds every tool's full clause list per platform (the
 	// artifact keeps only a summary).
-	Clauses map[string]map[string][]emit.Clause
+	Clauses map[string]map[platform.Platform][]emit.Clause
 }
 
 // Build runs the whole pipeline in memory: nothing is written except

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"path/filepath"
 	"sort"
@@ -134,7 +135,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 	}
 
 	fmt.Fprintln(w, "\n  enforcement:")
-	for _, plat := range []string{"linux", "darwin", "windows"} {
+	for _, plat := range platform.All {
 		clauses := res.Clauses[name][plat]
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
 		for _, c := range clauses {

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -237,7 +237,7 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if runtime.GOOS == "windows" {
+			if platform.Host == platform.Windows {
 				t.Skip("needs POSIX symlinks and permissions")
 			}
 			if !tc.asRoot && os.Geteuid() == 0 {

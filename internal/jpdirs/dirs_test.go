@@ -2,9 +2,9 @@ package jpdirs
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -12,7 +12,7 @@ import (
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestGlobalAndDataDirs(t *testing.T) {
-	if runtime.GOOS != "linux" {
+	if platform.Host != platform.Linux {
 		t.Skip("platform defaults differ")
 	}
 	tests := []struct {
@@ -54,7 +54,7 @@ func setMtime(t testing.TB, p string, at time.Time) {
 func TestDirsLikeJP(t *testing.T) {
 	h := filepath.Join(t.TempDir(), "home")
 	homeVar := "HOME"
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		homeVar = "USERPROFILE"
 	}
 	g, err := GlobalConfigDir(env(map[string]string{"JP_GLOBAL_CONFIG_DIR": "~/cfg/jp", homeVar: h}))
@@ -66,7 +66,7 @@ func TestDirsLikeJP(t *testing.T) {
 	if want := filepath.Join(xdg, "jp"); err != nil || d != want {
 		t.Errorf("XDG_DATA_HOME: %q %v, want %q", d, err, want)
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		d, err := UserDataDir(env(map[string]string{"LOCALAPPDATA": `C:\L`, "APPDATA": `C:\R`}))
 		if want := filepath.Join(`C:\L`, "jp", "data"); err != nil || d != want {
 			t.Errorf("windows: %q %v, want %q", d, err, want)

@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -56,21 +57,21 @@ func prepareDefault(o *Options, p *Plan) (env landlock.Env, commands map[string]
 		p.Tool = t.Name
 	}
 	switch o.Platform {
-	case "linux":
+	case platform.Linux:
 		m, err := landlock.Build(t)
 		if err != nil {
 			return env, nil, false, err
 		}
 		p.Manifest = m
 		return m.Env, m.Commands, false, nil
-	case "darwin":
+	case platform.Darwin:
 		prof, _, err := sbpl.Build(t)
 		if err != nil {
 			return env, nil, false, err
 		}
 		p.ProfileText = string(prof)
 		return landlock.Env{Minimal: policy.MinimalEnv, Rules: t.Access.Env}, t.Access.Commands, false, nil
-	case "windows":
+	case platform.Windows:
 		j, err := winjob.Build(t)
 		if err != nil {
 			return env, nil, false, err

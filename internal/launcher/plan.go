@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -54,7 +55,7 @@ type Options struct {
 	// Environ is the launcher's environment (os.Environ()).
 	Environ []string
 	// Platform is runtime.GOOS; ABI is the kernel's Landlock ABI (Linux).
-	Platform string
+	Platform platform.Platform
 	ABI      int
 	// Recompile, when set, rebuilds a stale artifact and runs on when the
 	// new policy widens nothing (recompile.go); nil refuses it as stale.
@@ -64,7 +65,7 @@ type Options struct {
 // Plan is everything decided before the final exec.
 type Plan struct {
 	Tool     string
-	Platform string
+	Platform platform.Platform
 	// Path is the resolved executable; Argv and Env are what it receives.
 	Path string
 	Argv []string
@@ -206,7 +207,7 @@ func Prepare(o *Options) (*Plan, error) {
 		commands = loc.Commands
 		p.NetRules = loc.Net
 		switch o.Platform {
-		case "linux":
+		case platform.Linux:
 			b, err := readVerified(loc.Manifest, loc.SHA256)
 			if err != nil {
 				return nil, err
@@ -223,7 +224,7 @@ func Prepare(o *Options) (*Plan, error) {
 			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
-		case "darwin":
+		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
 			b, err := readVerified(loc.Manifest, loc.SHA256)
@@ -231,7 +232,7 @@ func Prepare(o *Options) (*Plan, error) {
 				return nil, err
 			}
 			p.Profile, p.ProfileText = loc.Manifest, string(b)
-		case "windows":
+		case platform.Windows:
 			b, err := readVerified(loc.Manifest, loc.SHA256)
 			if err != nil {
 				return nil, err
@@ -266,7 +267,7 @@ func Prepare(o *Options) (*Plan, error) {
 		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
 
-	if o.Platform != "linux" {
+	if o.Platform != platform.Linux {
 		return p, nil
 	}
 	if o.RequireABI > 0 && o.ABI < o.RequireABI {

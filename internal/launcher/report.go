@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"strings"
 
@@ -35,7 +36,7 @@ func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
 func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tool %s on %s", p.Tool, p.Platform)
-	if p.Platform == "linux" && p.Manifest != nil {
+	if p.Platform == platform.Linux && p.Manifest != nil {
 		fmt.Fprintf(&b, " (kernel Landlock ABI %d, policy needs %d)", p.ABI, p.Manifest.MinABI)
 	}
 	b.WriteString("\n")

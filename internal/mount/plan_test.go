@@ -2,10 +2,10 @@ package mount
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
 
@@ -16,7 +16,7 @@ import (
 // external directories, and returns its environment.
 func fixture(t *testing.T) Env {
 	t.Helper()
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("symlinks need Developer Mode on Windows")
 	}
 	base, err := filepath.EvalSymlinks(t.TempDir())
