@@ -175,7 +175,7 @@ func Prepare(o *Options) (*Plan, error) {
 	}
 	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
 	var (
-		envAllow landlock.Env
+		envAllow emit.Env
 		commands map[string]policy.CommandRule
 		fold     bool // Windows variable names compare case-insensitively
 	)
@@ -203,7 +203,7 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
+		envAllow = emit.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
 		p.NetRules = loc.Net
 		switch o.Platform {
@@ -248,7 +248,7 @@ func Prepare(o *Options) (*Plan, error) {
 				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", j.Tool, o.Tool)}
 			}
 			p.Job = j
-			envAllow, commands = landlock.Env(j.Env), j.Commands
+			envAllow, commands = j.Env, j.Commands
 			fold = true
 		}
 	}

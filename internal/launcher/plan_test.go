@@ -27,7 +27,7 @@ func testManifest() *landlock.Manifest {
 		Baseline: []landlock.PathRule{{Path: "/usr", Access: []string{landlock.ReadFile, landlock.Execute}, Clause: "baseline.runtime"}},
 		Net:      landlock.Net{Restrict: true, ConnectTCP: []uint16{443}},
 		Scope:    []string{"signal", "abstract_unix_socket"},
-		Env:      landlock.Env{Minimal: policy.MinimalEnv},
+		Env:      emit.Env{Minimal: policy.MinimalEnv},
 		Seccomp:  &seccomp.Spec{Inet: seccomp.InetTCP},
 		Clauses: []emit.Clause{
 			{ID: "fs[0]", What: "read", Status: emit.Enforced, MinABI: 2},
@@ -189,7 +189,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	must(t, err)
 	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: winjob.Env{Minimal: winjob.Minimal}}))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: emit.Env{Minimal: winjob.Minimal}}))
 	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte("(version 1)\n(deny default)\n"), 0o644))
 	manifests := map[platform.Platform]string{platform.Linux: "landlock/t.json", platform.Darwin: "sbpl/t.sb", platform.Windows: "winjob/t.json"}
