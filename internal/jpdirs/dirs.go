@@ -260,3 +260,17 @@ func dirMtime(dir string) time.Time {
 	}
 	return time.Unix(0, 0)
 }
+
+// ExpandHome replaces a leading `~` (alone or before a separator) with
+// home, as JP expands a path a user typed. `~user` is left alone, as JP
+// leaves it. A `~` with no home to expand to is an error, never a
+// relative directory named "~".
+func ExpandHome(p, home string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !(filepath.Separator == '\\' && strings.HasPrefix(p, `~\`)) {
+		return p, nil
+	}
+	if home == "" {
+		return "", errors.New("cannot expand ~: no home directory")
+	}
+	return filepath.Join(home, p[1:]), nil
+}

@@ -147,3 +147,24 @@ func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 		}
 	}
 }
+
+func TestExpandHome(t *testing.T) {
+	h := filepath.FromSlash("/home/u")
+	tests := []struct {
+		in, home, want string
+		err            bool
+	}{
+		{"~", h, h, false},
+		{"~/x/y", h, filepath.Join(h, "x", "y"), false},
+		{"~user/x", h, "~user/x", false},
+		{"a/~/b", h, "a/~/b", false},
+		{"/abs", "", "/abs", false},
+		{"~/x", "", "", true},
+	}
+	for _, tc := range tests {
+		got, err := ExpandHome(tc.in, tc.home)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ExpandHome(%q, %q) = %q, %v; want %q (error %v)", tc.in, tc.home, got, err, tc.want, tc.err)
+		}
+	}
+}

@@ -4,7 +4,8 @@
 // (WorkspaceID, `.jp/.id`), the per-user storage directory of a
 // workspace (UserWorkspaceDir, where approvals.json lives), and which
 // conventional config file names it tries (Extensions, DotJPFiles,
-// DirsDown).
+// DirsDown), and how a typed `~` path is expanded (ExpandHome, for
+// mount targets and attachment URIs).
 //
 // It is a leaf: the config loader, the approvals store and the exec
 // launcher all need these rules, and only the loader needs the loader.
