@@ -2,9 +2,9 @@ package config
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
@@ -85,22 +85,5 @@ func (l *Loaded) selected(tool string) ([]*Tool, error) {
 }
 
 func toolKey(name string) string {
-	if bareKey(name) {
-		return "conversation.tools." + name
-	}
-	return "conversation.tools." + strconv.Quote(name)
-}
-
-// bareKey reports whether TOML lets p be written unquoted.
-func bareKey(p string) bool {
-	if p == "" {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return "conversation.tools." + tomlquote.Key(name)
 }

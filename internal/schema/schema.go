@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,20 +136,6 @@ func friendly(path []string, kw string, n *tomlpos.Node) string {
 	return ""
 }
 
-// bareKey reports whether TOML lets p be written unquoted.
-func bareKey(p string) bool {
-	if p == "" {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // dotted renders a JSON pointer path the way TOML users write keys:
 // conversation.tools.x.access.fs[0].read.
 func dotted(path []string) string {
@@ -164,7 +151,7 @@ func dotted(path []string) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if bareKey(p) {
+		if tomlquote.Bare(p) {
 			b.WriteString(p)
 		} else {
 			b.WriteString("'" + p + "'")
