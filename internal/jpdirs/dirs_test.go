@@ -3,6 +3,7 @@ package jpdirs
 import (
 	"errors"
 	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"os"
 	"path/filepath"
 	"testing"
@@ -74,15 +75,7 @@ func TestDirsLikeJP(t *testing.T) {
 	}
 }
 
-func write(t testing.TB, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func write(t testing.TB, p, s string) { testfixture.WriteFile(t, p, s) }
 
 func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 	tmp, _ := filepath.EvalSymlinks(t.TempDir())
