@@ -2,10 +2,10 @@ package policy
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 )
@@ -194,7 +194,7 @@ func walk(root, lex, input string) (string, bool, []string, *PathError) {
 // linkRoot returns the root an absolute link target starts from.
 func linkRoot(target string) (string, bool) {
 	if !filepath.IsAbs(target) {
-		if runtime.GOOS == "windows" && target != "" && (target[0] == '\\' || target[0] == '/') {
+		if platform.Host == platform.Windows && target != "" && (target[0] == '\\' || target[0] == '/') {
 			return target[:1], true
 		}
 		return "", false
@@ -233,7 +233,7 @@ func joinOS(dir, name string) string {
 // Go reports as irregular since 1.23 but which redirects like a link).
 func isLink(fi fs.FileInfo) bool {
 	m := fi.Mode()
-	return m&fs.ModeSymlink != 0 || (runtime.GOOS == "windows" && m&fs.ModeIrregular != 0)
+	return m&fs.ModeSymlink != 0 || (platform.Host == platform.Windows && m&fs.ModeIrregular != 0)
 }
 
 // isNotExist treats ENOTDIR like ENOENT: a component beneath a regular

@@ -3,8 +3,8 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 )
@@ -108,7 +108,7 @@ func nameKey(cmds map[string]CommandRule, name string) (string, bool) {
 	if _, ok := cmds[name]; ok {
 		return name, true
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		trimmed := strings.TrimSuffix(strings.ToLower(name), ".exe")
 		for k := range cmds {
 			if strings.EqualFold(k, trimmed) {

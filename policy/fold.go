@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"runtime"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"strings"
 	"unicode/utf8"
 
@@ -15,7 +15,7 @@ import (
 // spelling it differently. On a case-sensitive volume of those systems
 // the fold can make a rule cover a sibling that differs only in case,
 // which is the lesser risk. Tests flip it.
-var caseInsensitive = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+var caseInsensitive = platform.Host == platform.Darwin || platform.Host == platform.Windows
 
 // foldKey returns the matching form of a key: itself where the file
 // system is case-sensitive, else NFC-normalised and lower-cased. Plain

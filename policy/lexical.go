@@ -1,8 +1,8 @@
 package policy
 
 import (
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 )
@@ -14,7 +14,7 @@ const MaxPathLen = 4096
 // isSep reports whether c separates path components in user input. On
 // Windows both slashes do; elsewhere a backslash is an ordinary byte.
 func isSep(c byte) bool {
-	return c == '/' || (runtime.GOOS == "windows" && c == '\\')
+	return c == '/' || (platform.Host == platform.Windows && c == '\\')
 }
 
 // isRooted reports whether input is absolute or rooted on this OS. On
@@ -27,7 +27,7 @@ func isRooted(input string) bool {
 	if isSep(input[0]) || filepath.IsAbs(input) {
 		return true
 	}
-	return runtime.GOOS == "windows" && filepath.VolumeName(input) != ""
+	return platform.Host == platform.Windows && filepath.VolumeName(input) != ""
 }
 
 // LexicalRel turns workspace-relative input into its lexical normal form:
@@ -44,7 +44,7 @@ func LexicalRel(input string) (string, error) {
 	if isRooted(input) {
 		return "", &PathError{Kind: KindAbsolute, Path: input, Msg: "absolute paths are not permitted; give a workspace-relative path"}
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		if err := windowsComponentsOK(input); err != nil {
 			return "", err
 		}
@@ -102,7 +102,7 @@ func isLexicalNormal(s string) bool {
 		}
 		return ok
 	})
-	if ok && runtime.GOOS == "windows" && strings.IndexByte(s, '\\') >= 0 {
+	if ok && platform.Host == platform.Windows && strings.IndexByte(s, '\\') >= 0 {
 		return false
 	}
 	return ok

@@ -88,19 +88,19 @@ func (c *ApprovalsListCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	if err != nil {
 		return err
 	}
-	var bs []mount.Binding
+	var bs []approvals.Binding
 	if store != nil {
-		bs = mount.ListBindings(env.Root, store)
+		bs = approvals.ListBindings(env.Root, store)
 	}
 	stale := false
 	for _, b := range bs {
-		stale = stale || b.Status != mount.BindingOK
+		stale = stale || b.Status != approvals.BindingOK
 	}
 	switch {
 	case c.Quiet:
 	case asJSON:
 		if bs == nil {
-			bs = []mount.Binding{}
+			bs = []approvals.Binding{}
 		}
 		if err := g.writeJSON(bs); err != nil {
 			return err
@@ -123,13 +123,13 @@ func (c *ApprovalsListCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 
 // writeBindings prints one line per binding, the status word coloured
 // when --color allows.
-func writeBindings(g *Globals, bs []mount.Binding) {
+func writeBindings(g *Globals, bs []approvals.Binding) {
 	paint := termstyle.Painter{On: g.colorize(g.Stdout)}
 	for _, b := range bs {
 		switch b.Status {
-		case mount.BindingOK:
+		case approvals.BindingOK:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s (approved %s)\n", b.RulePath, b.Approved, paint.Good("ok"), b.ApprovedAt.Format(time.RFC3339))
-		case mount.BindingRetargeted:
+		case approvals.BindingRetargeted:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("RETARGETED"), b.Current, b.RulePath)
 		default:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s: %s\n", b.RulePath, b.Approved, paint.Bad("BROKEN"), b.Problem)
@@ -143,7 +143,7 @@ func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	if err != nil {
 		return err
 	}
-	rp, target, before, err := mount.ApproveRule(env.Root, c.RulePath, store, time.Now())
+	rp, target, before, err := approvals.ApproveRule(env.Root, c.RulePath, store, time.Now())
 	if err != nil {
 		return fail(exitUsage, err)
 	}

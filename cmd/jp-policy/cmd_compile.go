@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,9 +36,9 @@ type compileJSON struct {
 }
 
 type compileJSONTool struct {
-	Name      string            `json:"name"`
-	Defaulted bool              `json:"defaulted"`
-	Manifests map[string]string `json:"manifests"` // platform -> manifest path, relative to out
+	Name      string                       `json:"name"`
+	Defaulted bool                         `json:"defaulted"`
+	Manifests map[platform.Platform]string `json:"manifests"` // platform -> manifest path, relative to out
 }
 
 // Run compiles and reports what was written.
@@ -93,7 +94,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))
 	for _, n := range names {
 		t := res.Artifact.Tools[n]
-		fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests["linux"], t.Manifests["darwin"], t.Manifests["windows"])
+		fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests[platform.Linux], t.Manifests[platform.Darwin], t.Manifests[platform.Windows])
 	}
 	fmt.Fprintf(g.Stdout, "digest %s\n", res.Artifact.Digest)
 	return nil

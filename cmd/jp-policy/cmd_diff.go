@@ -8,9 +8,9 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/compiler"
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/gitsnap"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // DiffCmd is `jp-policy diff`: the grant-level difference between two
@@ -104,7 +104,7 @@ func (c *DiffCmd) atRevision(g *Globals, rev string) (*artifact.Policy, error) {
 	wd, _ := os.Getwd()
 	ws := c.Workspace
 	if ws == "" {
-		root, err := config.FindRoot(wd)
+		root, err := jpdirs.FindRoot(wd)
 		if err != nil {
 			return nil, fail(exitUsage, err)
 		}

@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -82,7 +82,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		LogNet:     c.LogNet,
 		Argv:       argv,
 		Environ:    os.Environ(),
-		Platform:   runtime.GOOS,
+		Platform:   platform.Host,
 		Recompile:  &execRecompiler{stderr: g.Stderr},
 	}, g.Stdout, g.Stderr)
 	if err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"slices"
 	"strings"
@@ -49,7 +50,10 @@ func (c *ExplainCmd) Run(g *Globals) error {
 	}
 	platforms := compiler.Platforms
 	if len(c.Platform) > 0 {
-		platforms = slices.Compact(slices.Clone(c.Platform))
+		platforms = nil
+		for _, p := range slices.Compact(slices.Clone(c.Platform)) {
+			platforms = append(platforms, platform.Platform(p))
+		}
 	}
 	if c.Format == "json" {
 		data, err := compiler.ExplainData(res, c.Tool, platforms)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/mount"
 )
 
@@ -203,7 +204,7 @@ func mountWorkspace(flag string) (root, cwd string, err error) {
 		return "", "", err
 	}
 	if flag == "" {
-		root, err = config.FindRoot(cwd)
+		root, err = jpdirs.FindRoot(cwd)
 		return root, cwd, err
 	}
 	if root, err = filepath.Abs(flag); err != nil {

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,7 +119,7 @@ func runReadme(t *testing.T, steps []readmeStep) {
 		if s.onlyOS != "" && s.onlyOS != runtime.GOOS {
 			continue
 		}
-		if len(s.args) > 0 && s.args[0] == "exec" && runtime.GOOS == "linux" && launcher.KernelABI() < 6 && !strings.Contains(strings.Join(s.args, " "), "--dry-run") {
+		if len(s.args) > 0 && s.args[0] == "exec" && platform.Host == platform.Linux && launcher.KernelABI() < 6 && !strings.Contains(strings.Join(s.args, " "), "--dry-run") {
 			t.Logf("README.md:%d: skipped, the kernel lacks Landlock ABI 6 (exec refuses, as it must)", s.line)
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // noWorkspaceError: the directory a command was pointed at (or the working
@@ -36,8 +36,8 @@ func requireWorkspace(flag string, code int) error {
 		if err != nil {
 			return fail(code, err)
 		}
-		_, err = config.FindRoot(wd)
-		if _, ok := errors.AsType[*config.NoWorkspaceError](err); ok {
+		_, err = jpdirs.FindRoot(wd)
+		if _, ok := errors.AsType[*jpdirs.NoWorkspaceError](err); ok {
 			return fail(code, &noWorkspaceError{Dir: wd, Parents: true})
 		}
 		return nil // other errors are the loader's to report

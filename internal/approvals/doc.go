@@ -6,9 +6,12 @@
 //
 // The package reads and writes that file in JP's exact shape, keeps any
 // top-level keys it does not know (JP may add sibling approval categories),
-// and answers one question for the compiler: is this (rule path, canonical
-// target) pair approved, retargeted, or unknown. It never resolves symlinks
-// itself; callers pass the canonical target produced by package policy.
+// and answers one question: is this (rule path, canonical target) pair
+// approved, retargeted, or unknown. On that it builds every approval
+// decision jp-policy makes: the compile-time lifecycle (Review: trust,
+// ask, or drop; Open finds the store), `approvals approve` (ApproveRule)
+// and `approvals list` (ListBindings). It never resolves symlinks itself:
+// targets come from package policy (BindRule), the compiler's own binding.
 //
 // Failure policy: a missing file is an empty store. A corrupt file is read
 // as empty (so nothing it held is granted) with a warning, and it is never

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // DefaultPath is where JP keeps the approvals of the workspace at root:
@@ -13,7 +13,7 @@ import (
 // directory JP's FsStorageBackend::user_storage_with_path resolves, i.e.
 // <user_data_dir>/workspace/<slug>-<id>/approvals.json.
 func DefaultPath(root string, getenv func(string) string) (string, error) {
-	dir, err := config.UserWorkspaceDir(root, getenv)
+	dir, err := jpdirs.UserWorkspaceDir(root, getenv)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", &NoIDError{Root: root, Err: err}
 	}

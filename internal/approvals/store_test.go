@@ -2,9 +2,9 @@ package approvals
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -239,7 +239,7 @@ func TestSaveCreatesPrivateDirAndFile(t *testing.T) {
 	if err := s.Save(false); err != nil {
 		t.Fatal(err)
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		return
 	}
 	fi, err := os.Stat(p)
@@ -277,7 +277,7 @@ func TestSaveFailureLeavesOldFile(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if !tc.asRoot && (runtime.GOOS == "windows" || os.Getuid() == 0) {
+			if !tc.asRoot && (platform.Host == platform.Windows || os.Getuid() == 0) {
 				t.Skip("needs POSIX permissions enforced; the long-name case covers root")
 			}
 			dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,13 +64,13 @@ type Tool struct {
 	// Enforcement maps a platform ("linux", "darwin", "windows") to the
 	// status of every clause there; the manifests (and `explain`) carry
 	// each clause's full description.
-	Enforcement map[string][]ClauseStatus `json:"enforcement"`
+	Enforcement map[platform.Platform][]ClauseStatus `json:"enforcement"`
 	// Manifests maps a platform to its manifest path, relative to the
 	// artifact's directory.
-	Manifests map[string]string `json:"manifests"`
+	Manifests map[platform.Platform]string `json:"manifests"`
 	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
 	// so a launcher can tell a manifest changed after compile.
-	ManifestSHA256 map[string]string `json:"manifest_sha256"`
+	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
 }
 
 // ClauseStatus is the artifact's summary of one clause on one platform:

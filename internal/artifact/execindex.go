@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path"
 	"regexp"
 	"strings"
@@ -33,8 +34,8 @@ type ExecTool struct {
 		Commands map[string]policy.CommandRule `json:"commands"`
 		Net      []policy.NetRule              `json:"net"`
 	} `json:"access"`
-	Manifests      map[string]string `json:"manifests"`
-	ManifestSHA256 map[string]string `json:"manifest_sha256"`
+	Manifests      map[platform.Platform]string `json:"manifests"`
+	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
 }
 
 // toolName is what a tool name must look like to name files (the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -138,8 +139,8 @@ func ReadPin(dataDir, root, artifactPath string) (*Pin, error) {
 
 // CheckManifest verifies a platform manifest's bytes against the hash the
 // artifact recorded for it.
-func (t *Tool) CheckManifest(platform, path string, data []byte) error {
-	want, ok := t.ManifestSHA256[platform]
+func (t *Tool) CheckManifest(plat platform.Platform, path string, data []byte) error {
+	want, ok := t.ManifestSHA256[plat]
 	if !ok {
 		return &TamperError{Path: path, Reason: "has no recorded hash in policy.json"}
 	}

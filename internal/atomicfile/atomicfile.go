@@ -1,10 +1,10 @@
 package atomicfile
 
 import (
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 )
 
 // Write replaces path with data, giving the new file perm. The directory
@@ -25,7 +25,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}()
 	// Windows has no Unix permission bits to set; the file inherits the
 	// directory's ACL there.
-	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+	if err := tmp.Chmod(perm); err != nil && platform.Host != platform.Windows {
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -48,7 +48,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // syncDir makes the rename durable where the platform allows it; failure
 // only weakens durability, never correctness, so it is not reported.
 func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		return
 	}
 	if d, err := os.Open(dir); err == nil {

@@ -1,9 +1,9 @@
 package atomicfile
 
 import (
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -20,7 +20,7 @@ func TestWrite(t *testing.T) {
 	if err != nil || string(got) != "new" {
 		t.Fatalf("content = %q, %v", got, err)
 	}
-	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(path); platform.Host != platform.Windows && fi.Mode().Perm() != 0o600 {
 		t.Errorf("perm = %v, want 0600", fi.Mode().Perm())
 	}
 	entries, _ := os.ReadDir(dir)

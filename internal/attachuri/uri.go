@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func For(p, cwd, root, home string) (Result, error) {
 	if !utf8.ValidString(p) {
 		return Result{}, fmt.Errorf("%q: %w", p, ErrNotUTF8)
 	}
-	expanded, err := expandHome(p, home)
+	expanded, err := jpdirs.ExpandHome(p, home)
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,16 +122,4 @@ func escapePath(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-// expandHome replaces a leading `~` (alone or before a separator) with
-// home; `~user` forms are left alone, as JP leaves them.
-func expandHome(p, home string) (string, error) {
-	if p != "~" && !strings.HasPrefix(p, "~/") && !(filepath.Separator == '\\' && strings.HasPrefix(p, `~\`)) {
-		return p, nil
-	}
-	if home == "" {
-		return "", errors.New("cannot expand ~: no home directory")
-	}
-	return filepath.Join(home, p[1:]), nil
 }

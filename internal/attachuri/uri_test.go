@@ -2,9 +2,9 @@ package attachuri
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -19,7 +19,7 @@ func TestExternalURI(t *testing.T) {
 		{"/Users/jean/Desktop/report.pdf", "external:" + desktop + "/report.pdf"},
 		{"/Users/jean/Downloads/notes with space.md", "external:" + downloads + "/notes with space.md"},
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("examples use POSIX paths")
 	}
 	for _, tt := range tests {
@@ -100,7 +100,7 @@ func TestFor(t *testing.T) {
 }
 
 func TestForNonUTF8OnDisk(t *testing.T) {
-	if runtime.GOOS != "linux" {
+	if platform.Host != platform.Linux {
 		t.Skip("needs a filesystem that stores arbitrary bytes")
 	}
 	base := t.TempDir()

@@ -1,9 +1,7 @@
 package compiler
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"sort"
 	"time"
@@ -34,31 +32,9 @@ type Prompter interface {
 	ApproveMount(MountPrompt) (bool, error)
 }
 
-func openApprovals(opts *Options, root string) (*approvals.Store, string, []diag.Diagnostic, error) {
-	path := opts.ApprovalsFile
-	if path == "" {
-		p, err := approvals.DefaultPath(root, opts.getenv)
-		if errors.Is(err, fs.ErrNotExist) {
-			// No .jp/.id: JP has no user storage for this workspace, so
-			// nothing can have been approved. Approving now fails with a
-			// clear message instead of inventing a location.
-			return approvals.New(""), "", nil, nil
-		}
-		if err != nil {
-			return nil, "", nil, err
-		}
-		path = p
-	}
-	store, warns, err := approvals.Load(path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return store, path, warns, nil
-}
-
-func runLint(l *config.Loaded, store *approvals.Store, storePath string, opts *Options) []diag.Diagnostic {
+func runLint(l *config.Loaded, store *approvals.Store, opts *Options) []diag.Diagnostic {
 	home, _ := os.UserHomeDir()
-	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: storePath})
+	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: store.Path()})
 	// Broken links and unapproved targets are the compiler's own business:
 	// it prompts, or drops the rule with a warning naming the command to
 	// approve it, so lint's JP105/JP106 would say the same thing twice.
@@ -79,10 +55,10 @@ type externalUse struct {
 }
 
 // approveExternal runs the D43 lifecycle once per external rule path,
-// whatever number of tools use it, and returns the approved target of
+// whatever number of tools use it (approvals.Review), and returns the approved target of
 // each rule path that may be compiled.
-func approveExternal(opts *Options, root string, l *config.Loaded, names []string,
-	bound map[string][]boundRule, store *approvals.Store, storePath string) (map[string]string, []diag.Diagnostic, error) {
+func approveExternal(opts *Options, root string, names []string,
+	bound map[string][]boundRule, store *approvals.Store) (map[string]string, []diag.Diagnostic, error) {
 
 	uses := map[string]*externalUse{}
 	for _, name := range names {
@@ -104,61 +80,46 @@ func approveExternal(opts *Options, root string, l *config.Loaded, names []strin
 	}
 	sort.Strings(paths)
 
-	approved := map[string]string{}
-	var warns []diag.Diagnostic
-	dirty := false
+	cands := make([]approvals.Candidate, len(paths))
+	for i, rp := range paths {
+		cands[i] = approvals.Candidate{RulePath: rp, Target: uses[rp].target}
+	}
+	var ask approvals.Ask
+	if opts.Prompter != nil {
+		ask = func(c approvals.Candidate, prev string) (bool, error) {
+			return opts.Prompter.ApproveMount(MountPrompt{RulePath: c.RulePath, Target: c.Target, Previous: prev, Grants: uses[c.RulePath].grants})
+		}
+	}
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	for _, rp := range paths {
-		u := uses[rp]
-		st := store.Classify(rp, u.target)
-		if st.Kind == approvals.Approved {
-			approved[rp] = u.target
-			continue
-		}
-		prev := ""
-		if st.Kind == approvals.Retargeted {
-			prev = st.Previous
-		}
-		if storePath == "" {
+	decisions, err := approvals.Review(store, cands, ask, now())
+	if err != nil {
+		return nil, nil, err
+	}
+	approved := map[string]string{}
+	var warns []diag.Diagnostic
+	for _, d := range decisions {
+		u := uses[d.RulePath]
+		switch d.Verdict {
+		case approvals.Trusted:
+			approved[d.RulePath] = d.Target
+		case approvals.NoStorage:
 			// No .jp/.id: an approval could not be recorded, so asking
 			// would waste the answer. Say why and how to fix it instead.
 			noID := &approvals.NoIDError{Root: root}
-			w := dropWarning(rp, u, prev, "the workspace has no .jp/.id, so no approval can be recorded")
+			w := dropWarning(d.RulePath, u, d.Previous, "the workspace has no .jp/.id, so no approval can be recorded")
 			w.Help = noID.Fix() + ", then compile again"
 			warns = append(warns, w)
-			continue
-		}
-		if opts.Prompter != nil {
-			ok, err := opts.Prompter.ApproveMount(MountPrompt{RulePath: rp, Target: u.target, Previous: prev, Grants: u.grants})
-			if err != nil {
-				return nil, nil, err
+		case approvals.Declined:
+			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, "you declined the target"))
+		default:
+			reason := "its target is not approved"
+			if d.Previous != "" {
+				reason = fmt.Sprintf("its target changed from %s (retargeted)", d.Previous)
 			}
-			if ok {
-				store.Approve(rp, u.target, now())
-				approved[rp] = u.target
-				dirty = true
-				continue
-			}
-			warns = append(warns, dropWarning(rp, u, prev, "you declined the target"))
-			continue
-		}
-		reason := "its target is not approved"
-		if prev != "" {
-			reason = fmt.Sprintf("its target changed from %s (retargeted)", prev)
-		}
-		warns = append(warns, dropWarning(rp, u, prev, reason))
-	}
-	if dirty {
-		// The user approved something: that is the only case in which a
-		// corrupt store may be replaced.
-		if storePath == "" {
-			return nil, nil, &approvals.NoIDError{Root: root}
-		}
-		if err := store.Save(true); err != nil {
-			return nil, nil, fmt.Errorf("recording approvals in %s: %w", storePath, err)
+			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, reason))
 		}
 	}
 	return approved, warns, nil

@@ -3,6 +3,8 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"sort"
 	"strings"
@@ -68,7 +70,7 @@ type Result struct {
 	Loaded *config.Loaded
 	// Clauses holds every tool's full clause list per platform (the
 	// artifact keeps only a summary).
-	Clauses map[string]map[string][]emit.Clause
+	Clauses map[string]map[platform.Platform][]emit.Clause
 }
 
 // Build runs the whole pipeline in memory: nothing is written except
@@ -79,11 +81,11 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	root := l.Root
-	store, apath, diags, err := openApprovals(&opts, root)
+	store, diags, err := approvals.Open(root, opts.ApprovalsFile, opts.getenv)
 	if err != nil {
 		return nil, err
 	}
-	findings := runLint(l, store, apath, &opts)
+	findings := runLint(l, store, &opts)
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
 		sortDiags(diags)
@@ -111,7 +113,7 @@ func Build(opts Options) (*Result, error) {
 	}
 	diags = append(diags, bdiags...)
 
-	approved, adiags, err := approveExternal(&opts, root, l, names, bound, store, apath)
+	approved, adiags, err := approveExternal(&opts, root, names, bound, store)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +133,7 @@ func Build(opts Options) (*Result, error) {
 		diags = append(diags, tdiags...)
 	}
 
-	inputs, err := collectInputs(l, bound, apath)
+	inputs, err := collectInputs(l, bound, store.Path())
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,9 @@
 // on Caddy's config adapters: human config in (the merged layers),
 // canonical JSON out (the artifact), warnings with file and line. It runs
 // the lint checks (errors stop it), binds every fs rule to the workspace's
-// real symlinks through policy.BindRule, runs the RFD D43 approval
-// lifecycle for external rules (trust on first use, through a Prompter
-// when a terminal is there), materialises RFD 075's default policy for
+// real symlinks through policy.BindRule, puts external rules through the
+// RFD D43 approval lifecycle (approvals.Review: trust on first use,
+// through a Prompter when a terminal is there), materialises RFD 075's default policy for
 // tools without `access`, calls the three platform emitters, and writes
 // the artifact and manifests atomically and deterministically.
 //

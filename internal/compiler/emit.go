@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"maps"
 	"path"
 	"runtime"
@@ -21,14 +22,14 @@ import (
 // emitted is one tool's emitter output.
 type emitted struct {
 	files   map[string][]byte
-	clauses map[string][]emit.Clause // platform -> full clauses, for explain
+	clauses map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
 	err     error
 }
 
 // emitAll runs the emitters for every tool, spread over the CPUs: each
 // tool's output depends only on its own input, and results are merged in
 // name order, so the bytes do not depend on scheduling.
-func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (map[string][]byte, map[string]map[string][]emit.Clause, error) {
+func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (map[string][]byte, map[string]map[platform.Platform][]emit.Clause, error) {
 	results := make([]emitted, len(names))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -47,7 +48,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (ma
 	close(work)
 	wg.Wait()
 	files := map[string][]byte{}
-	clauses := map[string]map[string][]emit.Clause{}
+	clauses := map[string]map[platform.Platform][]emit.Clause{}
 	for i, name := range names {
 		if results[i].err != nil {
 			return nil, nil, fmt.Errorf("tool %s: %w", name, results[i].err)
@@ -61,14 +62,14 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (ma
 // emitTool runs the three emitters for one tool and records their files
 // and per-clause enforcement in the artifact. It touches only this tool's
 // entry of p, so tools can be emitted concurrently.
-func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]byte) (map[string][]emit.Clause, error) {
+func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]byte) (map[platform.Platform][]emit.Clause, error) {
 	if !artifact.ToolFileNameOK(name) {
 		return nil, fmt.Errorf("tool name %q cannot be used as a file name", name)
 	}
 	at := p.Tools[name]
-	full := map[string][]emit.Clause{}
-	at.Manifests = map[string]string{}
-	at.ManifestSHA256 = map[string]string{}
+	full := map[platform.Platform][]emit.Clause{}
+	at.Manifests = map[platform.Platform]string{}
+	at.ManifestSHA256 = map[platform.Platform]string{}
 
 	profile, clauses, err := sbpl.Build(et)
 	if err != nil {
@@ -76,9 +77,9 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	}
 	rel := path.Join(artifact.DirSBPL, name+".sb")
 	files[rel] = profile
-	at.Manifests["darwin"] = rel
-	at.ManifestSHA256["darwin"] = artifact.SHA256Hex(profile)
-	full["darwin"] = nonNil(clauses)
+	at.Manifests[platform.Darwin] = rel
+	at.ManifestSHA256[platform.Darwin] = artifact.SHA256Hex(profile)
+	full[platform.Darwin] = nonNil(clauses)
 
 	lm, err := landlock.Build(et)
 	if err != nil {
@@ -91,9 +92,9 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	}
 	rel = path.Join(artifact.DirLandlock, name+".json")
 	files[rel] = b
-	at.Manifests["linux"] = rel
-	at.ManifestSHA256["linux"] = artifact.SHA256Hex(b)
-	full["linux"] = nonNil(lm.Clauses)
+	at.Manifests[platform.Linux] = rel
+	at.ManifestSHA256[platform.Linux] = artifact.SHA256Hex(b)
+	full[platform.Linux] = nonNil(lm.Clauses)
 
 	wm, err := winjob.Build(et)
 	if err != nil {
@@ -106,10 +107,10 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]
 	}
 	rel = path.Join(artifact.DirWinJob, name+".json")
 	files[rel] = b
-	at.Manifests["windows"] = rel
-	at.ManifestSHA256["windows"] = artifact.SHA256Hex(b)
-	full["windows"] = nonNil(wm.Clauses)
-	at.Enforcement = map[string][]artifact.ClauseStatus{}
+	at.Manifests[platform.Windows] = rel
+	at.ManifestSHA256[platform.Windows] = artifact.SHA256Hex(b)
+	full[platform.Windows] = nonNil(wm.Clauses)
+	at.Enforcement = map[platform.Platform][]artifact.ClauseStatus{}
 	for plat, cs := range full {
 		at.Enforcement[plat] = artifact.Summarize(cs)
 	}

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"path/filepath"
 	"sort"
@@ -22,12 +23,12 @@ func Explain(w io.Writer, res *Result, name string) error {
 
 // Platforms are the platforms a policy is compiled for, in the order
 // explain shows them.
-var Platforms = []string{"linux", "darwin", "windows"}
+var Platforms = platform.All
 
 // ExplainPlatforms is Explain with the enforcement section limited to
 // platforms (explain --platform): what the compiled manifests enforce
 // there, whichever OS explain runs on.
-func ExplainPlatforms(w io.Writer, res *Result, name string, platforms []string) error {
+func ExplainPlatforms(w io.Writer, res *Result, name string, platforms []platform.Platform) error {
 	names, err := explainNames(res, name)
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func explainNames(res *Result, name string) ([]string, error) {
 	return names, nil
 }
 
-func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platforms []string) {
+func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platforms []platform.Platform) {
 	state := "enabled"
 	if !t.Enabled {
 		state = "disabled"

@@ -4,6 +4,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -30,13 +31,13 @@ type ExplainedTool struct {
 
 // ExplainedPlatform is what one platform's compiled manifest enforces.
 type ExplainedPlatform struct {
-	Platform string        `json:"platform"`
-	Manifest string        `json:"manifest"` // relative to the artifact directory
-	Clauses  []emit.Clause `json:"clauses"`
+	Platform platform.Platform `json:"platform"`
+	Manifest string            `json:"manifest"` // relative to the artifact directory
+	Clauses  []emit.Clause     `json:"clauses"`
 }
 
 // ExplainData returns what ExplainPlatforms writes, as data.
-func ExplainData(res *Result, name string, platforms []string) (*Explained, error) {
+func ExplainData(res *Result, name string, platforms []platform.Platform) (*Explained, error) {
 	names, err := explainNames(res, name)
 	if err != nil {
 		return nil, err

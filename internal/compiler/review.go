@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Why reviews: a tool allowed to write its own config (the default
@@ -77,7 +77,7 @@ func artifactPath(opts *Options, root string) (string, error) {
 // write in root: artifact.ErrNoReview when nothing was ever pinned there,
 // *artifact.ReviewLostError when the record is gone.
 func Reviewed(opts Options, root string) (*artifact.Policy, error) {
-	dataDir, err := config.UserDataDir(opts.getenv)
+	dataDir, err := jpdirs.UserDataDir(opts.getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 	if out == "" {
 		out = defaultOutDir(res.Root)
 	}
-	dataDir, err := config.UserDataDir(opts.getenv)
+	dataDir, err := jpdirs.UserDataDir(opts.getenv)
 	if err != nil {
 		return out, fmt.Errorf("cannot pin the artifact: %w", err)
 	}

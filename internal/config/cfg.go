@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +117,7 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 		return ld.file(LayerCfg, p, "", at, nil)
 	}
 	var roots, searched []string
-	if dir, err := GlobalConfigDir(getenv); err == nil {
+	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
 		roots = append(roots, filepath.Join(dir, "config"))
 	}
 	roots = append(roots, ld.l.Root)
@@ -163,7 +164,7 @@ func findInLoadPath(dir, name string) string {
 		return p
 	}
 	base := strings.TrimSuffix(p, filepath.Ext(p))
-	for _, ext := range jpExtensions {
+	for _, ext := range jpdirs.Extensions {
 		if isFile(base + ext) {
 			return base + ext
 		}

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/schema"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,11 +33,14 @@ type Options struct {
 // Load reads every layer in JP's order, merges them and validates each
 // layer and the result. The error is for fatal problems only: a diag.List
 // for a file that cannot be read or parsed, an extends cycle or an
-// unsupported extension, or *NoWorkspaceError. Schema violations and
+// unsupported extension, or *jpdirs.NoWorkspaceError. Schema violations and
 // warnings are in Loaded.Diagnostics. On a fatal error the returned
 // Loaded holds what was read up to that point.
 func Load(opts Options) (*Loaded, error) {
-	getenv := getenvOrOS(opts.Getenv)
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	cwd := opts.Cwd
 	if cwd == "" {
 		wd, err := os.Getwd()
@@ -70,7 +75,7 @@ func Load(opts Options) (*Loaded, error) {
 func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	root, cwd := ld.l.Root, ld.l.Cwd
 
-	if dir, err := GlobalConfigDir(getenv); err == nil {
+	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
 		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
@@ -84,19 +89,19 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	// inherit = false inside the chain skips none of the deeper files, and
 	// a deeper inherit = true turns the next layer back on.
 	chain := ld.inherit
-	for _, dir := range dirsDown(root, cwd) {
+	for _, dir := range jpdirs.DirsDown(root, cwd) {
 		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
 			return err
 		}
 	}
-	if dir, err := UserWorkspaceDir(root, getenv); err == nil {
+	if dir, err := jpdirs.UserWorkspaceDir(root, getenv); err == nil {
 		ld.userDir = dir
 		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
 	} else {
-		var idErr *InvalidIDError
-		var noHome *NoHomeError
+		var idErr *jpdirs.InvalidIDError
+		var noHome *jpdirs.NoHomeError
 		switch {
 		case errors.As(err, &idErr):
 			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
@@ -120,7 +125,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 
 func workspaceRoot(ws, cwd string) (string, error) {
 	if ws == "" {
-		return FindRoot(cwd)
+		return jpdirs.FindRoot(cwd)
 	}
 	if !filepath.IsAbs(ws) {
 		ws = filepath.Join(cwd, ws)
@@ -137,34 +142,6 @@ func workspaceRoot(ws, cwd string) (string, error) {
 		ws = real
 	}
 	return ws, nil
-}
-
-// DotJPFiles lists the names a `.jp.*` config layer may have in dir, in
-// the order the loader tries them.
-func DotJPFiles(dir string) []string { return withExtensions(filepath.Join(dir, ".jp")) }
-
-// DirsDown lists root and every directory from it down to cwd (the
-// directories whose `.jp.*` files JP loads when run from cwd); only root
-// when cwd is outside the workspace.
-func DirsDown(root, cwd string) []string { return dirsDown(root, cwd) }
-
-// dirsDown lists root and every directory from it down to cwd; only root
-// when cwd is outside the workspace.
-func dirsDown(root, cwd string) []string {
-	rel, err := filepath.Rel(root, cwd)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return []string{root}
-	}
-	dirs := []string{root}
-	if rel == "." {
-		return dirs
-	}
-	cur := root
-	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
-		cur = filepath.Join(cur, part)
-		dirs = append(dirs, cur)
-	}
-	return dirs
 }
 
 // maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
@@ -205,7 +182,7 @@ func (ld *loader) emitValidation(root *tomlpos.Node) {
 	ld.sem <- struct{}{}
 	go func() {
 		defer func() { <-ld.sem }()
-		ch <- validate(root)
+		ch <- schema.Validate(root)
 	}()
 	ld.slots = append(ld.slots, sync.OnceValue(func() diag.List { return <-ch }))
 }
@@ -218,27 +195,13 @@ func (ld *loader) flush() {
 	ld.slots = nil
 }
 
-// jpExtensions are the extensions JP tries, in order, when a conventional
-// config file (config.toml, .jp.toml) is absent. jp-policy reads TOML and
-// JSON; finding one of the others is an error rather than a silently
-// missing layer.
-var jpExtensions = []string{".toml", ".json", ".json5", ".yaml", ".yml"}
-
-func withExtensions(base string) []string {
-	out := make([]string, len(jpExtensions))
-	for i, ext := range jpExtensions {
-		out[i] = base + ext
-	}
-	return out
-}
-
 // discovered loads a layer found by convention: like JP, when path
 // (a .toml file) is absent the same name with another extension is
 // tried. Absent files become staleness candidates; a file is skipped when
 // inherit, the inherit in force where its layer starts, is false.
 func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
-	for _, ext := range jpExtensions {
+	for _, ext := range jpdirs.Extensions {
 		p := base + ext
 		fi, err := os.Stat(p)
 		switch {
@@ -255,7 +218,7 @@ func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 		}
 		return ld.file(kind, p, "", diag.Position{File: p}, nil)
 	}
-	for _, ext := range jpExtensions {
+	for _, ext := range jpdirs.Extensions {
 		ld.l.Candidates = append(ld.l.Candidates, base+ext)
 	}
 	return nil

@@ -3,9 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ commands.git = { args = [["status"]] }
 	var wantCand []string
 	for _, base := range []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config"), filepath.Join(ws, ".jp"),
 		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")} {
-		for _, ext := range jpExtensions {
+		for _, ext := range jpdirs.Extensions {
 			wantCand = append(wantCand, base+ext)
 		}
 	}
@@ -236,7 +237,7 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if runtime.GOOS == "windows" {
+			if platform.Host == platform.Windows {
 				t.Skip("needs POSIX symlinks and permissions")
 			}
 			if !tc.asRoot && os.Geteuid() == 0 {

@@ -2,9 +2,9 @@ package config
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
@@ -85,8 +85,5 @@ func (l *Loaded) selected(tool string) ([]*Tool, error) {
 }
 
 func toolKey(name string) string {
-	if bareKey(name) {
-		return "conversation.tools." + name
-	}
-	return "conversation.tools." + strconv.Quote(name)
+	return "conversation.tools." + tomlquote.Key(name)
 }

@@ -66,3 +66,17 @@ run = "ask"
 		t.Errorf("commands not sorted:\n%s", outs[0])
 	}
 }
+
+// TestToolKeyIsTOML: the key `config` prints for a tool is one a user can
+// paste into a config file (Go's %q would write \x7f, which TOML rejects).
+func TestToolKeyIsTOML(t *testing.T) {
+	for name, want := range map[string]string{
+		"fs_read_file": "conversation.tools.fs_read_file",
+		"a.b":          `conversation.tools."a.b"`,
+		"del\x7f":      `conversation.tools."del\u007F"`,
+	} {
+		if got := toolKey(name); got != want {
+			t.Errorf("toolKey(%q) = %s, want %s", name, got, want)
+		}
+	}
+}

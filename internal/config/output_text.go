@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"io"
 	"sort"
 	"strconv"
@@ -34,7 +35,7 @@ func (l *Loaded) WriteText(w io.Writer, o PrintOptions) error {
 			writeList(p, k+".access.env", a.Env, a.EnvDecl, func(r EnvRule) (string, diag.Position) { return envText(r), r.Pos })
 			writeList(p, k+".access.config", a.Config, a.ConfigDecl, func(r ConfigRule) (string, diag.Position) { return configText(r), r.Pos })
 			for i, s := range a.SensitivePaths {
-				p.line(fmt.Sprintf("%s.access.sensitive_paths[%d]", k, i), strconv.Quote(s.Value), s.Pos, nil)
+				p.line(fmt.Sprintf("%s.access.sensitive_paths[%d]", k, i), tomlquote.String(s.Value), s.Pos, nil)
 			}
 			if a.Commands != nil && len(a.Commands) == 0 && len(a.CommandsDecl) > 0 {
 				p.line(k+".access.commands", "{}", a.CommandsDecl[len(a.CommandsDecl)-1], nil)
@@ -46,7 +47,7 @@ func (l *Loaded) WriteText(w io.Writer, o PrintOptions) error {
 			sort.Strings(progs)
 			for _, n := range progs {
 				c := a.Commands[n]
-				p.line(k+".access.commands."+tomlKey(n), commandText(*c), c.Pos, c.Overrode)
+				p.line(k+".access.commands."+tomlquote.Key(n), commandText(*c), c.Pos, c.Overrode)
 			}
 			if o.Origins {
 				for _, r := range a.Replaced {
@@ -86,7 +87,7 @@ type textPrinter struct {
 
 func (p *textPrinter) str(key string, s Str) {
 	if s.Set {
-		p.line(key, strconv.Quote(s.Value), s.Pos, s.Overrode)
+		p.line(key, tomlquote.String(s.Value), s.Pos, s.Overrode)
 	}
 }
 
@@ -113,13 +114,6 @@ func (p *textPrinter) line(key, value string, pos diag.Position, overrode []diag
 	_, p.err = io.WriteString(p.w, b.String())
 }
 
-func tomlKey(k string) string {
-	if bareKey(k) {
-		return k
-	}
-	return strconv.Quote(k)
-}
-
 type field struct {
 	k, v string
 }
@@ -140,7 +134,7 @@ func addBool(fs []field, k string, b *bool) []field {
 }
 
 func fsText(r FsRule) string {
-	fs := []field{{"path", strconv.Quote(r.Path)}}
+	fs := []field{{"path", tomlquote.String(r.Path)}}
 	fs = addBool(fs, "external", r.External)
 	fs = addBool(fs, "read", r.Read)
 	fs = addBool(fs, "write", r.Write)
@@ -152,34 +146,34 @@ func fsText(r FsRule) string {
 }
 
 func netText(r NetRule) string {
-	fs := []field{{"host", strconv.Quote(r.Host)}}
+	fs := []field{{"host", tomlquote.String(r.Host)}}
 	if r.Scheme != nil {
-		fs = append(fs, field{"scheme", strconv.Quote(*r.Scheme)})
+		fs = append(fs, field{"scheme", tomlquote.String(*r.Scheme)})
 	}
 	if r.Port != nil {
 		fs = append(fs, field{"port", strconv.FormatInt(*r.Port, 10)})
 	}
 	if r.PathPrefix != nil {
-		fs = append(fs, field{"path_prefix", strconv.Quote(*r.PathPrefix)})
+		fs = append(fs, field{"path_prefix", tomlquote.String(*r.PathPrefix)})
 	}
 	return inline(addBool(fs, "allow", r.Allow))
 }
 
 func envText(r EnvRule) string {
-	return inline(addBool([]field{{"name", strconv.Quote(r.Name)}}, "read", r.Read))
+	return inline(addBool([]field{{"name", tomlquote.String(r.Name)}}, "read", r.Read))
 }
 
 func configText(r ConfigRule) string {
-	fs := addBool([]field{{"path", strconv.Quote(r.Path)}}, "read", r.Read)
+	fs := addBool([]field{{"path", tomlquote.String(r.Path)}}, "read", r.Read)
 	switch w := r.Write.(type) {
 	case bool:
 		fs = append(fs, field{"write", strconv.FormatBool(w)})
 	case string:
-		fs = append(fs, field{"write", strconv.Quote(w)})
+		fs = append(fs, field{"write", tomlquote.String(w)})
 	}
 	fs = addBool(fs, "delete", r.Delete)
 	if r.Apply != nil {
-		fs = append(fs, field{"apply", strconv.Quote(*r.Apply)})
+		fs = append(fs, field{"apply", tomlquote.String(*r.Apply)})
 	}
 	return inline(fs)
 }
@@ -187,7 +181,7 @@ func configText(r ConfigRule) string {
 func strList(s []string) string {
 	q := make([]string, len(s))
 	for i, v := range s {
-		q[i] = strconv.Quote(v)
+		q[i] = tomlquote.String(v)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }

@@ -4,17 +4,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/schema"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
-// validateTools holds the partial config to the schema package config
-// enforces on config files, which describes `conversation.tools` strictly
+// validateTools holds the partial config to the schema the config loader
+// enforces on config files (package schema), which describes `conversation.tools` strictly
 // (sources, commands, access rules) and leaves the rest of JP's config to
 // shape.go. Each finding gets the JSON pointer of the node it is at.
 func validateTools(cfg *tomlpos.Node, ptr string) []*InvalidError {
-	ds := config.ValidateNode(cfg)
+	ds := schema.Validate(cfg)
 	if len(ds) == 0 {
 		return nil
 	}

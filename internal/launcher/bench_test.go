@@ -2,12 +2,12 @@ package launcher
 
 import (
 	"encoding/json"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"os"
-	"runtime"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
@@ -19,7 +19,7 @@ import (
 // read a 10-rule manifest, resolve the program, decide commands and the
 // environment (60 variables in, the allowlist out).
 func BenchmarkPrepare(b *testing.B) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		b.Skip("needs a POSIX sh on PATH")
 	}
 	m := testManifest()
@@ -38,7 +38,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for i := len(environ); i < 60; i++ {
 		environ = append(environ, fmt.Sprintf("NOISE_%d=value", i))
 	}
-	o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: environ, Platform: "linux", ABI: 7}
+	o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: environ, Platform: platform.Linux, ABI: 7}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Prepare(&o); err != nil {
@@ -49,7 +49,7 @@ func BenchmarkPrepare(b *testing.B) {
 
 // BenchmarkFilterEnv is the environment decision alone.
 func BenchmarkFilterEnv(b *testing.B) {
-	env := landlock.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
+	env := emit.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
 	var environ []string
 	for i := range 60 {
 		environ = append(environ, fmt.Sprintf("VAR_%d=value", i))
@@ -66,9 +66,9 @@ func BenchmarkFilterEnv(b *testing.B) {
 func bigArtifact(b *testing.B) []byte {
 	tools := map[string]*artifact.Tool{}
 	for i := range 100 {
-		t := &artifact.Tool{Enabled: true, Manifests: map[string]string{"linux": fmt.Sprintf("landlock/t%d.json", i)},
-			Enforcement: map[string][]artifact.ClauseStatus{}}
-		for _, p := range []string{"linux", "darwin", "windows"} {
+		t := &artifact.Tool{Enabled: true, Manifests: map[platform.Platform]string{platform.Linux: fmt.Sprintf("landlock/t%d.json", i)},
+			Enforcement: map[platform.Platform][]artifact.ClauseStatus{}}
+		for _, p := range platform.All {
 			for j := range 25 {
 				t.Enforcement[p] = append(t.Enforcement[p], artifact.ClauseStatus{ID: fmt.Sprintf("fs[%d]", j),
 					Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})

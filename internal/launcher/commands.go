@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,35 +28,23 @@ func (e *CommandDeniedError) Error() string {
 	name := filepath.Base(e.Program)
 	if e.Key == "" {
 		return fmt.Sprintf("command %q (%s) is not in tool %q's commands; it would be allowed by [conversation.tools.%s.access.commands.%s]",
-			e.Program, e.Path, e.Tool, tomlKey(e.Tool), tomlKey(name))
+			e.Program, e.Path, e.Tool, tomlquote.Key(e.Tool), tomlquote.Key(name))
 	}
 	shown := make([]string, len(e.Allowed))
 	for i, p := range e.Allowed {
 		shown[i] = "[" + strings.Join(quoteAll(p), ", ") + "]"
 	}
 	return fmt.Sprintf("command %q: arguments %q are not allowed by commands.%s (args = [%s]); it would be allowed by adding [%s] to conversation.tools.%s.access.commands.%s.args",
-		e.Program, e.Args, tomlKey(e.Key), strings.Join(shown, ", "), strings.Join(quoteAll(e.Args), ", "), tomlKey(e.Tool), tomlKey(e.Key))
+		e.Program, e.Args, tomlquote.Key(e.Key), strings.Join(shown, ", "), strings.Join(quoteAll(e.Args), ", "), tomlquote.Key(e.Tool), tomlquote.Key(e.Key))
 }
 
+// quoteAll renders ss as TOML strings, for an args array to paste.
 func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
+		out[i] = tomlquote.String(s)
 	}
 	return out
-}
-
-// tomlKey quotes a key that is not a bare TOML key.
-func tomlKey(k string) string {
-	for _, r := range k {
-		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return fmt.Sprintf("%q", k)
-		}
-	}
-	if k == "" {
-		return `""`
-	}
-	return k
 }
 
 // CheckCommand decides whether argv may run under commands, with RFD

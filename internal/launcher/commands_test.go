@@ -2,9 +2,9 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,7 +25,7 @@ func fakeBin(t *testing.T, names ...string) string {
 }
 
 func TestCheckCommand(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("PATH lookup differs on Windows")
 	}
 	bin := fakeBin(t, "cargo", "git")

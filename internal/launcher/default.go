@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -37,7 +38,7 @@ func DefaultManifest(root, tool string) (*landlock.Manifest, error) {
 // prepareDefault fills p with the platform's sandbox for the default
 // policy of the workspace o names (built in-process, no artifact) and
 // returns the environment allowlist and commands that go with it.
-func prepareDefault(o *Options, p *Plan) (env landlock.Env, commands map[string]policy.CommandRule, fold bool, err error) {
+func prepareDefault(o *Options, p *Plan) (env emit.Env, commands map[string]policy.CommandRule, fold bool, err error) {
 	ws := o.Workspace
 	if ws == "" {
 		if ws, err = FindWorkspace("."); err != nil {
@@ -56,27 +57,27 @@ func prepareDefault(o *Options, p *Plan) (env landlock.Env, commands map[string]
 		p.Tool = t.Name
 	}
 	switch o.Platform {
-	case "linux":
+	case platform.Linux:
 		m, err := landlock.Build(t)
 		if err != nil {
 			return env, nil, false, err
 		}
 		p.Manifest = m
 		return m.Env, m.Commands, false, nil
-	case "darwin":
+	case platform.Darwin:
 		prof, _, err := sbpl.Build(t)
 		if err != nil {
 			return env, nil, false, err
 		}
 		p.ProfileText = string(prof)
-		return landlock.Env{Minimal: policy.MinimalEnv, Rules: t.Access.Env}, t.Access.Commands, false, nil
-	case "windows":
+		return emit.Env{Minimal: policy.MinimalEnv, Rules: t.Access.Env}, t.Access.Commands, false, nil
+	case platform.Windows:
 		j, err := winjob.Build(t)
 		if err != nil {
 			return env, nil, false, err
 		}
 		p.Job = j
-		return landlock.Env(j.Env), j.Commands, true, nil
+		return j.Env, j.Commands, true, nil
 	}
 	return env, nil, false, fmt.Errorf("--default: no sandbox for %s", o.Platform)
 }

@@ -1,11 +1,11 @@
 package launcher
 
 import (
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"os"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -23,7 +23,7 @@ func envInputHash(name string) string {
 // the env rules decide when one matches (RFD 076: longest literal wins,
 // exact beats prefix at equal length); otherwise the minimal set does.
 // An explicit `read = false` rule therefore removes even PATH.
-func envAllowed(env landlock.Env, name string) bool {
+func envAllowed(env emit.Env, name string) bool {
 	if rule, allowed := policy.MatchEnv(env.Rules, name); rule != nil {
 		return allowed
 	}
@@ -50,7 +50,7 @@ func nameMatches(pattern, name string) bool {
 // env rules granted reach it only when `envs` lists them too; the minimal
 // set is the floor every program gets (RFD 075) and is not narrowed.
 // Entries without '=' are dropped.
-func FilterEnv(environ []string, env landlock.Env, cmd *policy.CommandRule) []string {
+func FilterEnv(environ []string, env emit.Env, cmd *policy.CommandRule) []string {
 	out := make([]string, 0, len(env.Minimal)+len(env.Rules))
 	for _, kv := range environ {
 		name, _, ok := strings.Cut(kv, "=")
@@ -70,7 +70,7 @@ func FilterEnv(environ []string, env landlock.Env, cmd *policy.CommandRule) []st
 
 // inMinimal reports whether name reaches the child through the minimal
 // set rather than through an env rule.
-func inMinimal(env landlock.Env, name string) bool {
+func inMinimal(env emit.Env, name string) bool {
 	if rule, _ := policy.MatchEnv(env.Rules, name); rule != nil {
 		return false
 	}
@@ -94,8 +94,8 @@ func listed(patterns []string, name string) bool {
 // FilterEnvFold is FilterEnv for Windows, where variable names compare
 // case-insensitively: rule, minimal and envs names and the variables are
 // matched upper-cased, and the entries pass through unchanged.
-func FilterEnvFold(environ []string, env landlock.Env, cmd *policy.CommandRule) []string {
-	up := landlock.Env{Minimal: upperAll(env.Minimal)}
+func FilterEnvFold(environ []string, env emit.Env, cmd *policy.CommandRule) []string {
+	up := emit.Env{Minimal: upperAll(env.Minimal)}
 	for _, r := range env.Rules {
 		up.Rules = append(up.Rules, policy.EnvRule{Name: strings.ToUpper(r.Name), Read: r.Read})
 	}

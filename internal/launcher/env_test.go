@@ -1,11 +1,11 @@
 package launcher
 
 import (
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -27,48 +27,48 @@ func TestFilterEnv(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		env  landlock.Env
+		env  emit.Env
 		cmd  *policy.CommandRule
 		want []string
 	}{
 		{
 			name: "minimal only",
-			env:  landlock.Env{Minimal: minimal},
+			env:  emit.Env{Minimal: minimal},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "rules: longest literal wins, exact beats prefix at equal length",
-			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			env:  emit.Env{Minimal: minimal, Rules: rules},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"GITHUB_TOKEN=t", "AWS_REGION=eu", "AWS_TOKEN=a", "EMPTY="},
 		},
 		{
 			name: "an explicit deny removes a minimal variable",
-			env:  landlock.Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
+			env:  emit.Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
 			want: []string{"PATH=/usr/bin", "USER=me", "LANG=C.UTF-8"},
 		},
 		{
 			name: "command envs narrow the granted variables, not the minimal set",
-			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			env:  emit.Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{"AWS_*"}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"AWS_REGION=eu", "AWS_TOKEN=a"},
 		},
 		{
 			name: "empty command envs forward no granted variable",
-			env:  landlock.Env{Minimal: minimal, Rules: rules},
+			env:  emit.Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "nil command envs do not narrow",
-			env:  landlock.Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
+			env:  emit.Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
 			cmd:  &policy.CommandRule{},
 			want: []string{"PATH=/usr/bin", "SECRET=x"},
 		},
 		{
 			name: "nothing allowed",
-			env:  landlock.Env{},
+			env:  emit.Env{},
 			want: []string{},
 		},
 	}
@@ -91,7 +91,7 @@ func FuzzFilterEnv(f *testing.F) {
 	f.Add("", "*", true, "", false)
 	f.Fuzz(func(t *testing.T, environ, rule1 string, read1 bool, rule2 string, read2 bool) {
 		in := strings.Split(environ, "\x00")
-		env := landlock.Env{
+		env := emit.Env{
 			Minimal: []string{"PATH", "HOME", "LC_*"},
 			Rules:   []policy.EnvRule{{Name: rule1, Read: read1}, {Name: rule2, Read: read2}},
 		}

@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/suggest"
@@ -40,7 +41,10 @@ func (e *ToolDisabledError) Error() string {
 }
 
 // NoManifestError says the artifact has no manifest for this platform.
-type NoManifestError struct{ Tool, Platform string }
+type NoManifestError struct {
+	Tool     string
+	Platform platform.Platform
+}
 
 func (e *NoManifestError) Error() string {
 	return fmt.Sprintf("tool %q has no %s manifest in the artifact; run `jp-policy compile`", e.Tool, e.Platform)

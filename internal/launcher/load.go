@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -50,7 +51,7 @@ type located struct {
 // current (a stale artifact is an *artifact.StaleError telling the user to
 // run `jp-policy compile`), and returns the absolute path of tool's
 // manifest for platform, with what else the launcher needs from it.
-func resolveManifest(root, artifactPath string, strict bool, tool, platform string) (*located, error) {
+func resolveManifest(root, artifactPath string, strict bool, tool string, plat platform.Platform) (*located, error) {
 	if strict {
 		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
@@ -60,9 +61,9 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 	// read that one small file instead of all of policy.json, so the cost
 	// does not grow with the number of tools. Any other case (no pin, an
 	// older pin, a mismatch) takes the full read below, which reports it.
-	if dataDir, err := config.UserDataDir(os.Getenv); err == nil {
+	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		if pin, err := artifact.ReadPin(dataDir, root, artifactPath); err == nil && pin.Tools != nil {
-			return resolveExecIndex(root, artifactPath, pin, tool, platform)
+			return resolveExecIndex(root, artifactPath, pin, tool, plat)
 		}
 	}
 	b, err := readNoFollow(artifactPath)
@@ -96,7 +97,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool, platform stri
 		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 	}
 	x.Tool = t
-	return locatedFor(artifactPath, x, tool, platform)
+	return locatedFor(artifactPath, x, tool, plat)
 }
 
 // checkCurrent checks what both read paths share: the format, that the
@@ -118,19 +119,19 @@ func checkCurrent(src, root string, x *artifact.ExecIndex) error {
 
 // locatedFor is the tool's manifest for platform and what else exec needs
 // of it, once the artifact is known to be this workspace's and current.
-func locatedFor(artifactPath string, x *artifact.ExecIndex, tool, platform string) (*located, error) {
+func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat platform.Platform) (*located, error) {
 	t := x.Tool
 	if !t.Enabled {
 		return nil, &ToolDisabledError{Tool: tool}
 	}
-	rel, ok := t.Manifests[platform]
+	rel, ok := t.Manifests[plat]
 	if !ok || rel == "" {
-		return nil, &NoManifestError{Tool: tool, Platform: platform}
+		return nil, &NoManifestError{Tool: tool, Platform: plat}
 	}
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[platform]}, nil
+	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
 }
 
 // checkRealDirs refuses when any of dirs below root is a symlink (or not a
@@ -155,7 +156,7 @@ func checkRealDirs(root string, dirs ...string) error {
 // checkPin verifies policy.json against the pin compile wrote in the
 // user's data directory for this workspace root and artifact path.
 func checkPin(root, artifactPath string, b []byte) error {
-	dataDir, err := config.UserDataDir(os.Getenv)
+	dataDir, err := jpdirs.UserDataDir(os.Getenv)
 	if err != nil {
 		return fmt.Errorf("cannot find the artifact's pin: %w", err)
 	}
@@ -242,8 +243,8 @@ func checkLayerChain(root string, inputs []artifact.Input) error {
 		}
 	}
 	here := map[string]bool{}
-	for _, dir := range config.DirsDown(root, cwd) {
-		for _, p := range config.DotJPFiles(dir) {
+	for _, dir := range jpdirs.DirsDown(root, cwd) {
+		for _, p := range jpdirs.DotJPFiles(dir) {
 			here[p] = true
 			fi, err := os.Stat(p)
 			if err != nil || fi.IsDir() {
@@ -265,7 +266,7 @@ func checkLayerChain(root string, inputs []artifact.Input) error {
 
 // resolveExecIndex is resolveManifest's path through the tool's exec file
 // (artifact.ExecIndex), verified against the hash the pin holds for it.
-func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool, platform string) (*located, error) {
+func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool string, plat platform.Platform) (*located, error) {
 	want, ok := pin.Tools[tool]
 	rel := artifact.ExecFile(tool)
 	if !ok || rel == "" {
@@ -297,5 +298,5 @@ func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool, platfo
 	if err := checkCurrent(path, root, &x); err != nil {
 		return nil, err
 	}
-	return locatedFor(artifactPath, &x, tool, platform)
+	return locatedFor(artifactPath, &x, tool, plat)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -11,10 +12,10 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -56,7 +57,7 @@ type Options struct {
 	// Environ is the launcher's environment (os.Environ()).
 	Environ []string
 	// Platform is runtime.GOOS; ABI is the kernel's Landlock ABI (Linux).
-	Platform string
+	Platform platform.Platform
 	ABI      int
 	// Recompile, when set, rebuilds a stale artifact and runs on when the
 	// new policy widens nothing (recompile.go); nil refuses it as stale.
@@ -66,7 +67,7 @@ type Options struct {
 // Plan is everything decided before the final exec.
 type Plan struct {
 	Tool     string
-	Platform string
+	Platform platform.Platform
 	// Path is the resolved executable; Argv and Env are what it receives.
 	Path string
 	Argv []string
@@ -126,12 +127,12 @@ func (d Degradation) why(abi int) string {
 	return fmt.Sprintf("kernel Landlock ABI %d < %d", abi, d.Need)
 }
 
-// FindWorkspace returns the workspace root config.FindRoot finds from dir
+// FindWorkspace returns the workspace root jpdirs.FindRoot finds from dir
 // (canonical, as the compiler records it), or dir itself when no ancestor
 // holds a .jp directory, so the caller can say where it looked.
 func FindWorkspace(dir string) (string, error) {
-	root, err := config.FindRoot(dir)
-	if _, ok := errors.AsType[*config.NoWorkspaceError](err); ok {
+	root, err := jpdirs.FindRoot(dir)
+	if _, ok := errors.AsType[*jpdirs.NoWorkspaceError](err); ok {
 		return filepath.Abs(dir)
 	}
 	return root, err
@@ -176,7 +177,7 @@ func Prepare(o *Options) (*Plan, error) {
 	}
 	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
 	var (
-		envAllow landlock.Env
+		envAllow emit.Env
 		commands map[string]policy.CommandRule
 		fold     bool // Windows variable names compare case-insensitively
 	)
@@ -204,11 +205,11 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		envAllow = landlock.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
+		envAllow = emit.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
 		p.NetRules = loc.Net
 		switch o.Platform {
-		case "linux":
+		case platform.Linux:
 			b, err := readVerified(loc.Manifest, loc.SHA256)
 			if err != nil {
 				return nil, err
@@ -225,7 +226,7 @@ func Prepare(o *Options) (*Plan, error) {
 			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
-		case "darwin":
+		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
 			b, err := readVerified(loc.Manifest, loc.SHA256)
@@ -233,7 +234,7 @@ func Prepare(o *Options) (*Plan, error) {
 				return nil, err
 			}
 			p.Profile, p.ProfileText = loc.Manifest, string(b)
-		case "windows":
+		case platform.Windows:
 			b, err := readVerified(loc.Manifest, loc.SHA256)
 			if err != nil {
 				return nil, err
@@ -249,7 +250,7 @@ func Prepare(o *Options) (*Plan, error) {
 				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", j.Tool, o.Tool)}
 			}
 			p.Job = j
-			envAllow, commands = landlock.Env(j.Env), j.Commands
+			envAllow, commands = j.Env, j.Commands
 			fold = true
 		}
 	}
@@ -268,7 +269,7 @@ func Prepare(o *Options) (*Plan, error) {
 		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
 
-	if o.Platform != "linux" {
+	if o.Platform != platform.Linux {
 		return p, nil
 	}
 	if o.RequireABI > 0 && o.ABI < o.RequireABI {

@@ -2,10 +2,10 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +27,7 @@ func testManifest() *landlock.Manifest {
 		Baseline: []landlock.PathRule{{Path: "/usr", Access: []string{landlock.ReadFile, landlock.Execute}, Clause: "baseline.runtime"}},
 		Net:      landlock.Net{Restrict: true, ConnectTCP: []uint16{443}},
 		Scope:    []string{"signal", "abstract_unix_socket"},
-		Env:      landlock.Env{Minimal: policy.MinimalEnv},
+		Env:      emit.Env{Minimal: policy.MinimalEnv},
 		Seccomp:  &seccomp.Spec{Inet: seccomp.InetTCP},
 		Clauses: []emit.Clause{
 			{ID: "fs[0]", What: "read", Status: emit.Enforced, MinABI: 2},
@@ -125,7 +125,7 @@ func TestRightsByABI(t *testing.T) {
 }
 
 func TestPrepareLinux(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
 	}
 	environ := []string{"PATH=" + os.Getenv("PATH"), "SECRET=x", "HOME=/h"}
@@ -155,7 +155,7 @@ func TestPrepareLinux(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Prepare(&Options{
 				Manifest: tt.m, Tool: "t", Argv: tt.argv, Environ: environ,
-				Platform: "linux", ABI: tt.abi, BestEffort: tt.best, RequireABI: tt.require,
+				Platform: platform.Linux, ABI: tt.abi, BestEffort: tt.best, RequireABI: tt.require,
 			})
 			if tt.wantErr == nil {
 				if err != nil {
@@ -189,11 +189,11 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	must(t, err)
 	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: winjob.Env{Minimal: winjob.Minimal}}))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: emit.Env{Minimal: winjob.Minimal}}))
 	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte("(version 1)\n(deny default)\n"), 0o644))
-	manifests := map[string]string{"linux": "landlock/t.json", "darwin": "sbpl/t.sb", "windows": "winjob/t.json"}
-	sums := map[string]string{}
+	manifests := map[platform.Platform]string{platform.Linux: "landlock/t.json", platform.Darwin: "sbpl/t.sb", platform.Windows: "winjob/t.json"}
+	sums := map[platform.Platform]string{}
 	for plat, rel := range manifests {
 		h, err := artifact.HashFile(filepath.Join(dir, rel))
 		must(t, err)
@@ -224,35 +224,35 @@ func must(t *testing.T, err error) {
 }
 
 func TestPrepareFromArtifact(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
 	}
 	ws := writeArtifact(t, testManifest())
 	base := Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Environ: []string{"TOKEN=1", "X=2"}, ABI: 7}
 
-	for _, platform := range []string{"linux", "darwin", "windows"} {
+	for _, plat := range platform.All {
 		o := base
-		o.Platform = platform
+		o.Platform = plat
 		p, err := Prepare(&o)
 		if err != nil {
-			t.Fatalf("%s: %v", platform, err)
+			t.Fatalf("%s: %v", plat, err)
 		}
-		switch platform {
-		case "linux":
+		switch plat {
+		case platform.Linux:
 			if p.Manifest == nil || p.Manifest.Tool != "t" {
 				t.Errorf("linux: manifest not read")
 			}
 			if len(p.Env) != 0 {
 				t.Errorf("linux env %q: the manifest grants no TOKEN", p.Env)
 			}
-		case "darwin":
+		case platform.Darwin:
 			if p.Profile != filepath.Join(ws, ".jp", "policy", "sbpl", "t.sb") {
 				t.Errorf("darwin profile %q", p.Profile)
 			}
 			if strings.Join(p.Env, ",") != "TOKEN=1" {
 				t.Errorf("darwin env %q: the artifact's env rules grant TOKEN", p.Env)
 			}
-		case "windows":
+		case platform.Windows:
 			if p.Job == nil || p.Job.Limits.ActiveProcessLimit != 1 {
 				t.Errorf("windows job %+v", p.Job)
 			}
@@ -260,14 +260,14 @@ func TestPrepareFromArtifact(t *testing.T) {
 	}
 
 	o := base
-	o.Platform, o.Tool = "linux", "nope"
+	o.Platform, o.Tool = platform.Linux, "nope"
 	var nf *ToolNotFoundError
 	if _, err := Prepare(&o); !errors.As(err, &nf) || strings.Join(nf.Known, ",") != "t" {
 		t.Errorf("unknown tool: %v", err)
 	}
 
 	o = base
-	o.Platform = "linux"
+	o.Platform = platform.Linux
 	must(t, os.WriteFile(filepath.Join(ws, ".jp", "config.toml"), []byte("# changed\n"), 0o644))
 	_, err := Prepare(&o)
 	if !errors.Is(err, artifact.ErrStale) || !strings.Contains(err.Error(), "run `jp-policy compile`") {
@@ -276,7 +276,7 @@ func TestPrepareFromArtifact(t *testing.T) {
 
 	o = base
 	o.Workspace = t.TempDir()
-	o.Platform = "linux"
+	o.Platform = platform.Linux
 	var ma *MissingArtifactError
 	if _, err := Prepare(&o); !errors.As(err, &ma) {
 		t.Errorf("missing artifact: %v", err)
@@ -296,7 +296,7 @@ func TestFindWorkspace(t *testing.T) {
 }
 
 func TestDryRunReport(t *testing.T) {
-	p := &Plan{Tool: "t", Platform: "linux", ABI: 3, Manifest: testManifest(), Path: "/bin/sh", Argv: []string{"sh"}, Env: []string{"PATH=/bin"}}
+	p := &Plan{Tool: "t", Platform: platform.Linux, ABI: 3, Manifest: testManifest(), Path: "/bin/sh", Argv: []string{"sh"}, Env: []string{"PATH=/bin"}}
 	var err error
 	if p.Degraded, err = degraded(p.Manifest, 3); err != nil {
 		t.Fatal(err)
@@ -338,31 +338,31 @@ func TestDryRunReport(t *testing.T) {
 // --default builds each platform's sandbox in-process from RFD 075's
 // default policy, with the workspace as the single grant.
 func TestPrepareDefault(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
 	}
 	ws := t.TempDir()
 	root, err := filepath.EvalSymlinks(ws)
 	must(t, err)
 	environ := []string{"PATH=" + os.Getenv("PATH"), "SECRET=x"}
-	for _, platform := range []string{"linux", "darwin", "windows"} {
-		p, err := Prepare(&Options{Default: true, Workspace: ws, Argv: []string{"sh"}, Environ: environ, Platform: platform, ABI: 7})
+	for _, plat := range platform.All {
+		p, err := Prepare(&Options{Default: true, Workspace: ws, Argv: []string{"sh"}, Environ: environ, Platform: plat, ABI: 7})
 		if err != nil {
-			t.Fatalf("%s: %v", platform, err)
+			t.Fatalf("%s: %v", plat, err)
 		}
 		if p.Tool != "default" || len(p.Env) != 1 || !strings.HasPrefix(p.Env[0], "PATH=") {
-			t.Errorf("%s: tool %q env %q", platform, p.Tool, p.Env)
+			t.Errorf("%s: tool %q env %q", plat, p.Tool, p.Env)
 		}
-		switch platform {
-		case "linux":
+		switch plat {
+		case platform.Linux:
 			if p.Manifest == nil || p.Manifest.Root != root || !p.Manifest.Net.Restrict {
 				t.Errorf("linux manifest %+v", p.Manifest)
 			}
-		case "darwin":
+		case platform.Darwin:
 			if !strings.Contains(p.ProfileText, "(deny default)") || !strings.Contains(p.ProfileText, root) {
 				t.Errorf("darwin profile does not confine to %s:\n%s", root, p.ProfileText)
 			}
-		case "windows":
+		case platform.Windows:
 			if p.Job == nil || !p.Job.Limits.KillOnJobClose {
 				t.Errorf("windows job %+v", p.Job)
 			}
@@ -373,7 +373,7 @@ func TestPrepareDefault(t *testing.T) {
 // An artifact whose pin is valid but that records another workspace root
 // is refused: exec runs only the artifact compiled for this workspace.
 func TestPrepareRefusesForeignRoot(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
 	}
 	ws := writeArtifact(t, testManifest())
@@ -386,7 +386,7 @@ func TestPrepareRefusesForeignRoot(t *testing.T) {
 	}
 	must(t, os.WriteFile(path, []byte(forged), 0o644))
 	must(t, artifact.WritePin(os.Getenv("JP_USER_DATA_DIR"), ws, path, []byte(forged)))
-	_, err = Prepare(&Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Platform: "linux", ABI: 7})
+	_, err = Prepare(&Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Platform: platform.Linux, ABI: 7})
 	var mm *MismatchError
 	if !errors.As(err, &mm) || !strings.Contains(err.Error(), "compiled for the workspace /elsewhere") {
 		t.Fatalf("got %v, want a MismatchError naming the other root", err)

@@ -2,12 +2,12 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -158,7 +158,7 @@ func FuzzWindowsCommandLine(f *testing.F) {
 }
 
 func TestFilterEnvFold(t *testing.T) {
-	env := landlock.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
+	env := emit.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
 	in := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu", "=C:=C:\\x", "Secret=s"}
 	got := FilterEnvFold(in, env, nil)
 	want := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu"}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Why: any edit of a config layer (a comment) used to make exec refuse
@@ -84,7 +84,7 @@ func (o *Options) recompileStale(root, artifactPath string, strict bool, stale e
 	// pin), not merely the artifact exec last wrote: after an accepted
 	// widening, running from a directory that loads fewer layers and back
 	// must not ask again. Without a readable baseline, refuse as before.
-	dataDir, err := config.UserDataDir(os.Getenv)
+	dataDir, err := jpdirs.UserDataDir(os.Getenv)
 	if err != nil {
 		return nil, stale
 	}

@@ -2,9 +2,9 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -59,7 +59,7 @@ func denyEnv() *artifact.Policy {
 }
 
 func TestRecompileStale(t *testing.T) {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
 	}
 	layerEdit := "# a comment\n# layer\n"
@@ -97,7 +97,7 @@ func TestRecompileStale(t *testing.T) {
 				// What a real commit achieves: the artifact is current.
 				return os.WriteFile(layer, orig, 0o644)
 			}}
-			o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Platform: "linux", ABI: 7, DryRun: tc.dryRun, Recompile: f}
+			o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh"}, Platform: platform.Linux, ABI: 7, DryRun: tc.dryRun, Recompile: f}
 			_, err := Prepare(&o)
 			if f.rebuilt != tc.wantBuilds {
 				t.Errorf("rebuilt %d times, want %d", f.rebuilt, tc.wantBuilds)

@@ -3,6 +3,7 @@ package launcher
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"strings"
 
@@ -36,8 +37,8 @@ func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
 // text, WriteDryRunJSON as one JSON object (docs/output.md); both come
 // from this one value so they cannot disagree.
 type DryRun struct {
-	Tool     string `json:"tool"`
-	Platform string `json:"platform"`
+	Tool     string            `json:"tool"`
+	Platform platform.Platform `json:"platform"`
 	// LandlockABI is the kernel's ABI and PolicyMinABI the ABI the policy
 	// needs (Linux with a manifest only).
 	LandlockABI  *int           `json:"landlock_abi,omitempty"`
@@ -78,7 +79,7 @@ func WriteDryRunJSON(w io.Writer, p *Plan, refusal error) error {
 // NewDryRun builds the dry-run report of p.
 func NewDryRun(p *Plan, refusal error) *DryRun {
 	b := &DryRun{Tool: p.Tool, Platform: p.Platform, Clauses: []DryRunClause{}, Env: []string{}}
-	if p.Platform == "linux" && p.Manifest != nil {
+	if p.Platform == platform.Linux && p.Manifest != nil {
 		abi, need := p.ABI, p.Manifest.MinABI
 		b.LandlockABI, b.PolicyMinABI = &abi, &need
 	}

@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"runtime/debug"
 )
@@ -18,7 +19,7 @@ func Run(o *Options, stdout, stderr io.Writer) error {
 	// was most of the run. The namespaced path, which stays as a
 	// supervisor, turns collection back on before it waits.
 	debug.SetGCPercent(-1)
-	if o.Platform == "linux" {
+	if o.Platform == platform.Linux {
 		o.ABI = KernelABI()
 	}
 	p, err := Prepare(o)

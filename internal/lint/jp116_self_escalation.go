@@ -9,6 +9,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -35,11 +36,11 @@ type protectedDir struct {
 // ones that cannot be located (no home, no data dir) are left out.
 func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	var out []protectedDir
-	if d, err := config.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
+	if d, err := jpdirs.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
 		out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user config directory")})
 	}
 	if l.Root != "" {
-		if d, err := config.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
+		if d, err := jpdirs.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
 			out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user storage for this workspace, which holds approvals.json")})
 		}
 	}

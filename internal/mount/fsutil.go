@@ -3,10 +3,10 @@ package mount
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"syscall"
 
@@ -76,7 +76,7 @@ func checkWritable(s snapshot) error {
 	if !s.existed {
 		return nil
 	}
-	if runtime.GOOS != "windows" && s.perm&0o200 == 0 {
+	if platform.Host != platform.Windows && s.perm&0o200 == 0 {
 		return fmt.Errorf("%s is read-only", s.path)
 	}
 	f, err := os.OpenFile(s.path, os.O_WRONLY, 0)

@@ -3,6 +3,7 @@ package mount
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"io/fs"
 	"os"
 	"path"
@@ -70,7 +71,7 @@ func Prepare(spec string, tools []ToolInfo, env Env) (*Plan, error) {
 // workspace is refused: D43's `external = true` is rejected on rules that
 // resolve inside, and an in-workspace path needs no mount.
 func resolveTarget(p string, env Env) (string, error) {
-	expanded, err := expandHome(p, env.Home)
+	expanded, err := jpdirs.ExpandHome(p, env.Home)
 	if err != nil {
 		return "", errorf(KindTargetMissing, "mount target %q: %v", p, err)
 	}
@@ -255,16 +256,4 @@ func hasRuleFor(t ToolInfo, rulePath string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// expandHome replaces a leading `~` (alone or before a separator) with
-// home. `~user` is left alone, as JP leaves it.
-func expandHome(p, home string) (string, error) {
-	if p != "~" && !strings.HasPrefix(p, "~/") && !(filepath.Separator == '\\' && strings.HasPrefix(p, `~\`)) {
-		return p, nil
-	}
-	if home == "" {
-		return "", errors.New("cannot expand ~: no home directory")
-	}
-	return filepath.Join(home, p[1:]), nil
 }

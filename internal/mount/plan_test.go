@@ -2,10 +2,10 @@ package mount
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
 
@@ -16,7 +16,7 @@ import (
 // external directories, and returns its environment.
 func fixture(t *testing.T) Env {
 	t.Helper()
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		t.Skip("symlinks need Developer Mode on Windows")
 	}
 	base, err := filepath.EvalSymlinks(t.TempDir())
@@ -163,24 +163,5 @@ func TestSelectBlocksKeepsDefaultWhileMountsRemain(t *testing.T) {
 	}
 	if got := selectBlocks(all, map[string]bool{"a": true, "b": true}); len(got) != 5 {
 		t.Fatalf("removing every mount must take both defaults: %+v", got)
-	}
-}
-
-func TestApproveRuleAndList(t *testing.T) {
-	env := fixture(t)
-	s := approvals.New(filepath.Join(t.TempDir(), approvals.FileName))
-	now := time.Date(2026, 5, 26, 13, 0, 0, 0, time.UTC)
-	rp, target, before, err := ApproveRule(env.Root, "./other/", s, now)
-	if err != nil || rp != "other" || target != filepath.Join(env.Home, "y") || before.Kind != approvals.Unknown {
-		t.Fatalf("ApproveRule = %q %q %+v %v", rp, target, before, err)
-	}
-	if _, _, _, err := ApproveRule(env.Root, "src", s, now); err == nil {
-		t.Fatal("an in-workspace path needs no approval")
-	}
-	os.Remove(filepath.Join(env.Root, "other"))
-	os.Symlink(filepath.Join(env.Home, "x"), filepath.Join(env.Root, "other"))
-	bs := ListBindings(env.Root, s)
-	if len(bs) != 1 || bs[0].Status != BindingRetargeted || bs[0].Current != filepath.Join(env.Home, "x") {
-		t.Fatalf("ListBindings = %+v", bs)
 	}
 }

@@ -2,8 +2,8 @@ package mount
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -74,7 +74,7 @@ func TestParse(t *testing.T) {
 // subdirectories foo/bar/ and qux/.
 func TestResolveName(t *testing.T) {
 	ws := filepath.FromSlash("/ws")
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		ws = `C:\ws`
 	}
 	at := func(rel string) string { return filepath.Join(ws, filepath.FromSlash(rel)) }

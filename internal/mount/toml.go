@@ -3,6 +3,7 @@ package mount
 import (
 	"bytes"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -24,7 +25,7 @@ type Block struct {
 
 // header is the array-of-tables header for a tool's fs rules.
 func header(tool string) string {
-	return "[[conversation.tools." + tomlKey(tool) + ".access.fs]]"
+	return "[[conversation.tools." + tomlquote.Key(tool) + ".access.fs]]"
 }
 
 // render writes b as TOML with its marker line.
@@ -36,7 +37,7 @@ func (b Block) render() string {
 		s.WriteString(markerPrefix + b.Rule.Path)
 	}
 	s.WriteString("\n" + header(b.Tool) + "\n")
-	s.WriteString("path = " + tomlString(b.Rule.Path) + "\n")
+	s.WriteString("path = " + tomlquote.String(b.Rule.Path) + "\n")
 	if b.Rule.External {
 		s.WriteString("external = true\n")
 	}
@@ -122,38 +123,4 @@ func hasRule(doc map[string]any, tool, path string) bool {
 		}
 	}
 	return false
-}
-
-// tomlKey quotes a key segment unless it is a bare key.
-func tomlKey(k string) string {
-	if k == "" {
-		return `""`
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return tomlString(k)
-		}
-	}
-	return k
-}
-
-// tomlString renders s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -48,3 +48,16 @@ func Upstream(tb testing.TB) string {
 	}
 	return UpstreamPath()
 }
+
+// WriteFile writes s to p, creating p's directories, and fails tb on any
+// error: the one helper the tests that build a workspace in a temp
+// directory share.
+func WriteFile(tb testing.TB, p, s string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}

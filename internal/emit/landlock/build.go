@@ -43,7 +43,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 		FS:       grants,
 		Baseline: baselineRules(),
 		Scope:    append([]string(nil), Scopes...),
-		Env:      Env{Minimal: append([]string(nil), Minimal...), Rules: envRules(t.Access.Env)},
+		Env:      emit.Env{Minimal: append([]string(nil), Minimal...), Rules: envRules(t.Access.Env)},
 		Commands: t.Access.Commands,
 		Masks:    []string{},
 	}

@@ -51,17 +51,6 @@ type Net struct {
 	BindTCP    []uint16 `json:"bind_tcp"`
 }
 
-// Env is the environment allowlist. A variable reaches the child when the
-// policy's env rules (RFD 076 matching: longest literal wins, exact beats
-// prefix) allow it, or when no env rule matches it and it is in Minimal
-// (RFD 075's minimal set, policy.MinimalEnv; a trailing '*'
-// marks a prefix). An explicit `read = false` rule therefore removes even a
-// minimal variable: the user's word is never widened.
-type Env struct {
-	Minimal []string         `json:"minimal"`
-	Rules   []policy.EnvRule `json:"rules"`
-}
-
 // Manifest is what `jp-policy exec` applies on Linux for one tool.
 type Manifest struct {
 	Version int    `json:"version"`
@@ -79,7 +68,7 @@ type Manifest struct {
 	Net      Net        `json:"net"`
 	// Scope lists Landlock scopes: "signal", "abstract_unix_socket" (ABI 6).
 	Scope []string `json:"scope"`
-	Env   Env      `json:"env"`
+	Env   emit.Env `json:"env"`
 	// Commands is nil when any program may run.
 	Commands map[string]policy.CommandRule `json:"commands"`
 	// Seccomp is the configurable part of the system-call filter the

@@ -35,7 +35,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 		Root:           t.Root,
 		Limits:         Limits{KillOnJobClose: true, DieOnUnhandledException: true},
 		UIRestrictions: append([]string(nil), uiRestrictions...),
-		Env:            Env{Minimal: append([]string(nil), Minimal...), Rules: t.Access.Env},
+		Env:            emit.Env{Minimal: append([]string(nil), Minimal...), Rules: t.Access.Env},
 		Commands:       t.Access.Commands,
 	}
 	if m.Env.Rules == nil {

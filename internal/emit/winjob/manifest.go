@@ -37,17 +37,6 @@ type Limits struct {
 	ActiveProcessLimit uint32 `json:"active_process_limit"`
 }
 
-// Env is the environment block allowlist, matched as landlock.Env is
-// (policy rules first, Minimal when no rule matches) except that Windows
-// variable names compare case-insensitively.
-type Env struct {
-	// Minimal is RFD 075's minimal set plus the variables Windows
-	// processes need to start at all (SystemRoot for Winsock and COM,
-	// PATHEXT, TEMP/TMP, USERPROFILE, ...); a trailing '*' marks a prefix.
-	Minimal []string         `json:"minimal"`
-	Rules   []policy.EnvRule `json:"rules"`
-}
-
 // Manifest is what `jp-policy exec` applies on Windows for one tool.
 type Manifest struct {
 	Version int    `json:"version"`
@@ -58,7 +47,7 @@ type Manifest struct {
 	Limits Limits `json:"limits"`
 	// UIRestrictions lists JOB_OBJECT_UILIMIT_* names to set.
 	UIRestrictions []string `json:"ui_restrictions"`
-	Env            Env      `json:"env"`
+	Env            emit.Env `json:"env"`
 	// Commands is nil when any program may run; the launcher checks the
 	// program it starts against it.
 	Commands map[string]policy.CommandRule `json:"commands"`

@@ -1,9 +1,10 @@
-package config
+package schema
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,14 +17,10 @@ import (
 //go:embed schema.json
 var schemaJSON []byte
 
-// Rule IDs of the loader's diagnostics; lint documents them.
+// Rule IDs of the diagnostics Validate reports; lint documents them.
 const (
-	RuleSyntax     = "JP001" // TOML/JSON syntax
 	RuleSchema     = "JP002" // schema violation
 	RuleUnknownKey = "JP003" // unknown key in any table the schema closes
-	RuleMissingExt = "JP004" // missing extends target (warning)
-	RuleCycle      = "JP005" // extends cycle
-	RuleExtension  = "JP006" // unsupported file extension
 )
 
 // Schema returns the embedded JSON Schema (draft 2020-12) of the config
@@ -31,9 +28,12 @@ const (
 // whole JP config files.
 func Schema() []byte { return bytes.Clone(schemaJSON) }
 
-// validate checks one document tree against the schema and maps every
-// failure back to the position of the offending key or value.
-func validate(root *tomlpos.Node) diag.List {
+// Validate checks one document tree against the embedded schema and maps
+// every failure back to the position of the offending key or value. The
+// config loader runs it on every layer; configdelta on the partial config
+// of a tool outcome (RFD 078), so a delta is held to the same rules as a
+// config file.
+func Validate(root *tomlpos.Node) diag.List {
 	cs, err := loadSchema()
 	return validateWith(cs, err, root)
 }
@@ -136,20 +136,6 @@ func friendly(path []string, kw string, n *tomlpos.Node) string {
 	return ""
 }
 
-// bareKey reports whether TOML lets p be written unquoted.
-func bareKey(p string) bool {
-	if p == "" {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // dotted renders a JSON pointer path the way TOML users write keys:
 // conversation.tools.x.access.fs[0].read.
 func dotted(path []string) string {
@@ -165,7 +151,7 @@ func dotted(path []string) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if bareKey(p) {
+		if tomlquote.Bare(p) {
 			b.WriteString(p)
 		} else {
 			b.WriteString("'" + p + "'")

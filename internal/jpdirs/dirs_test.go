@@ -1,10 +1,11 @@
-package config
+package jpdirs
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -12,7 +13,7 @@ import (
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestGlobalAndDataDirs(t *testing.T) {
-	if runtime.GOOS != "linux" {
+	if platform.Host != platform.Linux {
 		t.Skip("platform defaults differ")
 	}
 	tests := []struct {
@@ -54,7 +55,7 @@ func setMtime(t testing.TB, p string, at time.Time) {
 func TestDirsLikeJP(t *testing.T) {
 	h := filepath.Join(t.TempDir(), "home")
 	homeVar := "HOME"
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		homeVar = "USERPROFILE"
 	}
 	g, err := GlobalConfigDir(env(map[string]string{"JP_GLOBAL_CONFIG_DIR": "~/cfg/jp", homeVar: h}))
@@ -66,7 +67,7 @@ func TestDirsLikeJP(t *testing.T) {
 	if want := filepath.Join(xdg, "jp"); err != nil || d != want {
 		t.Errorf("XDG_DATA_HOME: %q %v, want %q", d, err, want)
 	}
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		d, err := UserDataDir(env(map[string]string{"LOCALAPPDATA": `C:\L`, "APPDATA": `C:\R`}))
 		if want := filepath.Join(`C:\L`, "jp", "data"); err != nil || d != want {
 			t.Errorf("windows: %q %v, want %q", d, err, want)
@@ -74,15 +75,7 @@ func TestDirsLikeJP(t *testing.T) {
 	}
 }
 
-func write(t testing.TB, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func write(t testing.TB, p, s string) { testfixture.WriteFile(t, p, s) }
 
 func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 	tmp, _ := filepath.EvalSymlinks(t.TempDir())
@@ -144,6 +137,27 @@ func TestFindRootAndUserWorkspaceDir(t *testing.T) {
 		var ie *InvalidIDError
 		if _, err := UserWorkspaceDir(ws, ge); !errors.As(err, &ie) {
 			t.Errorf("id %q: %v", bad, err)
+		}
+	}
+}
+
+func TestExpandHome(t *testing.T) {
+	h := filepath.FromSlash("/home/u")
+	tests := []struct {
+		in, home, want string
+		err            bool
+	}{
+		{"~", h, h, false},
+		{"~/x/y", h, filepath.Join(h, "x", "y"), false},
+		{"~user/x", h, "~user/x", false},
+		{"a/~/b", h, "a/~/b", false},
+		{"/abs", "", "/abs", false},
+		{"~/x", "", "", true},
+	}
+	for _, tc := range tests {
+		got, err := ExpandHome(tc.in, tc.home)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ExpandHome(%q, %q) = %q, %v; want %q (error %v)", tc.in, tc.home, got, err, tc.want, tc.err)
 		}
 	}
 }

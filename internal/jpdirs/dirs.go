@@ -1,11 +1,11 @@
-package config
+package jpdirs
 
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 )
@@ -36,7 +36,7 @@ func getenvOrOS(getenv func(string) string) func(string) string {
 // home returns $HOME (%USERPROFILE% on Windows) through getenv, so tests
 // never see the developer's real home.
 func home(getenv func(string) string) string {
-	if runtime.GOOS == "windows" {
+	if platform.Host == platform.Windows {
 		if h := getenv("USERPROFILE"); h != "" {
 			return h
 		}
@@ -70,12 +70,12 @@ func GlobalConfigDir(getenv func(string) string) (string, error) {
 			return filepath.Abs(strings.Replace(d, "~", h, 1))
 		}
 	}
-	switch runtime.GOOS {
-	case "windows":
+	switch platform.Host {
+	case platform.Windows:
 		if d := getenv("APPDATA"); d != "" {
 			return filepath.Join(d, "jp", "config"), nil
 		}
-	case "darwin":
+	case platform.Darwin:
 		if h := home(getenv); h != "" {
 			return filepath.Join(h, "Library", "Application Support", "jp"), nil
 		}
@@ -103,12 +103,12 @@ func UserDataDir(getenv func(string) string) (string, error) {
 	if d := absEnv(getenv, "XDG_DATA_HOME"); d != "" {
 		return filepath.Join(d, "jp"), nil
 	}
-	switch runtime.GOOS {
-	case "windows":
+	switch platform.Host {
+	case platform.Windows:
 		if d := getenv("LOCALAPPDATA"); d != "" {
 			return filepath.Join(d, "jp", "data"), nil
 		}
-	case "darwin":
+	case platform.Darwin:
 		if h := home(getenv); h != "" {
 			return filepath.Join(h, "Library", "Application Support", "jp"), nil
 		}
@@ -259,4 +259,18 @@ func dirMtime(dir string) time.Time {
 		return fi.ModTime()
 	}
 	return time.Unix(0, 0)
+}
+
+// ExpandHome replaces a leading `~` (alone or before a separator) with
+// home, as JP expands a path a user typed. `~user` is left alone, as JP
+// leaves it. A `~` with no home to expand to is an error, never a
+// relative directory named "~".
+func ExpandHome(p, home string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !(filepath.Separator == '\\' && strings.HasPrefix(p, `~\`)) {
+		return p, nil
+	}
+	if home == "" {
+		return "", errors.New("cannot expand ~: no home directory")
+	}
+	return filepath.Join(home, p[1:]), nil
 }

@@ -1,11 +1,10 @@
-package mount
+package approvals
 
 import (
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -32,7 +31,7 @@ const (
 // ListBindings checks every approval against the filesystem through
 // policy.BindRule, the compiler's own binding, so "approved" here means
 // the compiler would accept the link as it is now.
-func ListBindings(root string, store *approvals.Store) []Binding {
+func ListBindings(root string, store *Store) []Binding {
 	var out []Binding
 	for _, e := range store.Entries() {
 		b := Binding{RulePath: e.RulePath, Approved: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
@@ -40,7 +39,7 @@ func ListBindings(root string, store *approvals.Store) []Binding {
 		switch {
 		case err != nil:
 			b.Status, b.Problem = BindingBroken, err.Error()
-		case store.Classify(e.RulePath, bound.Abs).Kind == approvals.Approved:
+		case store.Classify(e.RulePath, bound.Abs).Kind == Approved:
 			b.Current, b.Status = bound.Abs, BindingOK
 		default:
 			b.Current, b.Status = bound.Abs, BindingRetargeted
@@ -53,17 +52,17 @@ func ListBindings(root string, store *approvals.Store) []Binding {
 // ApproveRule records the current target of the external rule at
 // rulePath (workspace-relative, as written in config). It returns the
 // normalised rule path, the approved target and the status before.
-func ApproveRule(root, rulePath string, store *approvals.Store, now time.Time) (string, string, approvals.Status, error) {
+func ApproveRule(root, rulePath string, store *Store, now time.Time) (string, string, Status, error) {
 	bound, err := policy.BindRule(root, rulePath, true)
 	if err != nil {
 		var re *policy.RuleError
 		if errors.As(err, &re) && re.Kind == policy.RuleExternalInsideWorkspace {
-			return "", "", approvals.Status{}, errorf(KindTargetInsideWorkspace, "%s resolves inside the workspace; only a symlink that leads outside needs an approval", rulePath)
+			return "", "", Status{}, fmt.Errorf("%s resolves inside the workspace; only a symlink that leads outside needs an approval", rulePath)
 		}
-		return "", "", approvals.Status{}, &Error{Kind: KindTargetMissing, Err: err, Message: fmt.Sprintf("cannot approve %s: %v", rulePath, err)}
+		return "", "", Status{}, fmt.Errorf("cannot approve %s: %w", rulePath, err)
 	}
 	before := store.Classify(bound.Lexical, bound.Abs)
-	if before.Kind != approvals.Approved {
+	if before.Kind != Approved {
 		store.Approve(bound.Lexical, bound.Abs, now)
 	}
 	return bound.Lexical, bound.Abs, before, nil

@@ -1,4 +1,4 @@
-package config
+package schema
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 )
 
 // santhosh-tekuri/jsonschema is a test oracle only: the binary interprets
-// schema.json itself (schemacompile.go), and these tests hold the two to
+// schema.json itself (compile.go), and these tests hold the two to
 // the same answers.
 
 // schemaURL is schema.json's $id.
@@ -331,7 +331,7 @@ func FuzzSchemaOracle(f *testing.F) {
 		agree(t, fmt.Sprintf("%q", data), root)
 		// The diagnostics built from the result never hit validate's
 		// recover, which would report an internal error.
-		for _, d := range validate(root) {
+		for _, d := range Validate(root) {
 			if strings.Contains(d.Message, "internal error") {
 				t.Fatalf("%q: %v", data, d)
 			}

@@ -1,4 +1,4 @@
-package config
+package schema
 
 import (
 	"encoding/json"
@@ -123,7 +123,7 @@ func TestValidate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := validate(root)
+			got := Validate(root)
 			if len(tc.want) == 0 && len(got) > 0 {
 				t.Fatalf("unexpected: %v", got)
 			}
@@ -175,7 +175,7 @@ func BenchmarkValidate(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if got := validate(root); len(got) != map[bool]int{false: 0, true: 200}[bad] {
+				if got := Validate(root); len(got) != map[bool]int{false: 0, true: 200}[bad] {
 					b.Fatalf("%d diagnostics", len(got))
 				}
 			}

@@ -1,4 +1,4 @@
-package config
+package schema
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
-// implemented is the keyword subset schemacompile.go interprets. The walk
+// implemented is the keyword subset compile.go interprets. The walk
 // below is independent of the compiler on purpose: if schema.json gains a
 // keyword, this fails even if someone also taught the compiler to skip it.
 var implemented = map[string]bool{

@@ -1,11 +1,13 @@
-package config
+package schema
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,7 +20,7 @@ import (
 // the document itself for exactly the keywords it uses. A keyword outside
 // that subset is refused, never skipped: skipping would let a schema edit
 // silently weaken validation. The library stays in the tests as an oracle
-// (schema_oracle_test.go).
+// (oracle_test.go).
 
 // draft2020 is the only dialect the compiler speaks.
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -157,7 +159,7 @@ func compileSchema(doc []byte) (*compiledSchema, error) {
 		c.raw = dm
 		// Every definition is compiled, referenced or not, so that no
 		// keyword anywhere in the file escapes the check.
-		for _, name := range sortedKeys(dm) {
+		for _, name := range slices.Sorted(maps.Keys(dm)) {
 			if _, err := c.def(name); err != nil {
 				return nil, err
 			}
@@ -206,7 +208,7 @@ func (c *schemaCompiler) node(v any, loc string, root bool) (*schemaNode, error)
 }
 
 func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error {
-	for _, kw := range sortedKeys(m) {
+	for _, kw := range slices.Sorted(maps.Keys(m)) {
 		arg := m[kw]
 		loc := n.loc + "/" + escapeToken(kw)
 		bad := func(format string, a ...any) error { return &schemaDocError{Loc: loc, Msg: fmt.Sprintf(format, a...)} }
@@ -262,7 +264,7 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error 
 				return bad("must be an object")
 			}
 			n.props = make(map[string]*schemaNode, len(pm))
-			for _, p := range sortedKeys(pm) {
+			for _, p := range slices.Sorted(maps.Keys(pm)) {
 				sub, err := c.node(pm[p], loc+"/"+escapeToken(p), false)
 				if err != nil {
 					return err
@@ -401,15 +403,6 @@ func checkRefCycle(n *schemaNode) error {
 		seen[cur] = true
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // escapeToken escapes one JSON pointer token (RFC 6901).
