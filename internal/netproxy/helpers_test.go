@@ -2,11 +2,13 @@ package netproxy
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"strings"
@@ -231,4 +233,40 @@ func checkNoLeak(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf)
 	})
+}
+
+// fakeResolver answers from a table (names not in it do not exist) and
+// records every name it is asked, so tests never touch real DNS.
+type fakeResolver struct {
+	mu    sync.Mutex
+	table map[string][]netip.Addr
+	asked []string
+}
+
+func (r *fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = append(r.asked, host)
+	if a, ok := r.table[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+func (r *fakeResolver) set(host string, addrs ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.table == nil {
+		r.table = map[string][]netip.Addr{}
+	}
+	r.table[host] = nil
+	for _, a := range addrs {
+		r.table[host] = append(r.table[host], netip.MustParseAddr(a))
+	}
+}
+
+func (r *fakeResolver) names() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.asked, " ")
 }
