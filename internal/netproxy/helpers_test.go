@@ -2,8 +2,8 @@ package netproxy
 
 import (
 	"bufio"
-	"context"
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
