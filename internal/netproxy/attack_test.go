@@ -52,30 +52,6 @@ func (d *publicDialer) dialled() []string {
 	return append([]string(nil), d.asked...)
 }
 
-func startWith(t *testing.T, rules []policy.NetRule, cfg Config) string {
-	t.Helper()
-	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: rules})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Decide = c.CheckNetEndpoint
-	if cfg.HeaderTimeout == 0 {
-		cfg.HeaderTimeout = 5 * time.Second
-	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(l) }()
-	t.Cleanup(func() { s.Close(); <-done })
-	return l.Addr().String()
-}
-
 // An allowed name that resolves to loopback, link-local (the cloud
 // metadata endpoint), private or otherwise non-public addresses must not
 // take the proxy, which runs in the host's network namespace, there. The
@@ -106,7 +82,7 @@ func TestAttackDNSToNonPublic(t *testing.T) {
 	}
 	d := &publicDialer{public: "127.0.0.1:" + ps}
 	log := &syncBuf{}
-	proxy := startWith(t, rules, Config{Dial: d, Resolver: res, Log: log, DialTimeout: 300 * time.Millisecond})
+	proxy, _ := startWith(t, rules, Config{Dial: d, Resolver: res, Log: log, DialTimeout: 300 * time.Millisecond})
 
 	for _, tc := range []struct {
 		host string
@@ -192,7 +168,7 @@ func TestAttackDNSRebinding(t *testing.T) {
 	port := portOf(t, echo.Addr())
 	res := &rebindResolver{}
 	d := &publicDialer{public: echo.Addr().String()}
-	proxy := startWith(t, []policy.NetRule{{Host: "rebind.test", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: res})
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "rebind.test", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: res})
 	code, c := socksDial(t, proxy, socksCmdConnect, socksAtypDomain, []byte("rebind.test"), port)
 	if code != 0 {
 		t.Fatalf("first connection: %#x", code)
@@ -253,7 +229,7 @@ func TestAttackHTTPSmuggling(t *testing.T) {
 	})
 	ps := strconv.Itoa(port)
 	base := "http://127.0.0.1:" + ps
-	proxy := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{MaxHeaderBytes: 4 << 10})
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{MaxHeaderBytes: 4 << 10})
 
 	for _, tc := range []struct {
 		name, req string
@@ -315,7 +291,7 @@ func TestAttackSOCKS(t *testing.T) {
 	echo := echoServer(t, "tcp", "127.0.0.1:0")
 	port := portOf(t, echo.Addr())
 	d := &publicDialer{}
-	proxy := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}, HeaderTimeout: time.Second})
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}, HeaderTimeout: time.Second})
 	for _, tc := range []struct {
 		name      string
 		cmd, atyp byte
@@ -382,7 +358,7 @@ func TestAttackSOCKS(t *testing.T) {
 func TestAttackConnectionFlood(t *testing.T) {
 	checkNoLeak(t)
 	_, port := origin(t)
-	proxy := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
 	var held []net.Conn
 	for range 4 {
 		c, err := net.Dial("tcp", proxy)

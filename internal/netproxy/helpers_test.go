@@ -43,11 +43,21 @@ func (s *syncBuf) String() string {
 // it at cleanup.
 func startProxy(t testing.TB, rules []policy.NetRule, log io.Writer) (string, *Server) {
 	t.Helper()
+	return startWith(t, rules, Config{Log: log, HeaderTimeout: 5 * time.Second, DialTimeout: 2 * time.Second})
+}
+
+// startWith is startProxy with a Config (Decide is set from rules).
+func startWith(t testing.TB, rules []policy.NetRule, cfg Config) (string, *Server) {
+	t.Helper()
 	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Decide: c.CheckNetEndpoint, Log: log, HeaderTimeout: 5 * time.Second, DialTimeout: 2 * time.Second})
+	cfg.Decide = c.CheckNetEndpoint
+	if cfg.HeaderTimeout == 0 {
+		cfg.HeaderTimeout = 5 * time.Second
+	}
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
