@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,6 +53,12 @@ func TestScripts(t *testing.T) {
 			case "userns":
 				ok, _ := nsroot.Available()
 				return ok, nil
+			case "hostsname":
+				// [hostsname]: /etc/hosts maps a name other than
+				// localhost to a loopback or private address (a
+				// machine's own hostname usually), for the DNS attack
+				// on the proxy.
+				return hostsNonPublicName() != "", nil
 			case "upstream":
 				// [!upstream] skip: JP's own workspace config is beside
 				// the repository in CI, not on a fresh clone.
@@ -69,6 +76,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
 			env.Setenv("REPO", repo)
 			env.Setenv("GOOS", runtime.GOOS)
+			env.Setenv("HOSTSNAME", hostsNonPublicName())
 			// Isolate every script from the developer's own JP config.
 			env.Setenv("JP_GLOBAL_CONFIG_DIR", filepath.Join(env.WorkDir, ".jp-global"))
 			env.Setenv("JP_USER_DATA_DIR", filepath.Join(env.WorkDir, ".jp-data"))
@@ -200,4 +208,31 @@ func cmdSeal(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(path, out, 0o644))
 	root, _ := doc["root"].(string)
 	ts.Check(artifact.WritePin(ts.Getenv("JP_USER_DATA_DIR"), root, filepath.Join(dir, artifact.FileName), out))
+}
+
+// hostsNonPublicName is a name in /etc/hosts, other than localhost,
+// that maps to a loopback or private address; "" when there is none.
+func hostsNonPublicName() string {
+	b, err := os.ReadFile("/etc/hosts")
+	if err != nil {
+		return ""
+	}
+	for line := range strings.Lines(string(b)) {
+		line, _, _ = strings.Cut(line, "#")
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		a, err := netip.ParseAddr(f[0])
+		if err != nil || !(a.IsLoopback() || a.IsPrivate()) {
+			continue
+		}
+		for _, n := range f[1:] {
+			n = strings.ToLower(strings.TrimSuffix(n, "."))
+			if n != "localhost" && !strings.HasSuffix(n, ".localhost") && !strings.HasPrefix(n, "ip6-") {
+				return n
+			}
+		}
+	}
+	return ""
 }

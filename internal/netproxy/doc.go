@@ -8,8 +8,12 @@
 // Every request is decided by package policy (Checker.CheckNetEndpoint,
 // the engine behind `jp-policy check net`); the package makes no decision
 // of its own beyond refusing malformed requests. Names are resolved by
-// the proxy (through its Dialer), never by the tool, and the proxy dials
-// the host in the canonical form the policy matched.
+// the proxy (Config.Resolver), never by the tool, once per connection;
+// only the addresses policy.CheckResolvedAddr grants for the matched host
+// are dialled, by IP, so an allowed name cannot take the proxy (which
+// runs in the host's network namespace) to loopback, link-local or
+// private addresses, and DNS rebinding between check and connect gains
+// nothing. Connections are capped (Config.MaxConns).
 //
 // The package never opens a listener: Serve takes one, which the launcher
 // may have created inside the tool's network namespace and passed over a

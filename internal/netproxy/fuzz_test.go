@@ -53,7 +53,7 @@ func FuzzServe(f *testing.F) {
 		f.Fatal(err)
 	}
 	d := &recordDialer{}
-	s, err := New(Config{Decide: c.CheckNetEndpoint, Dial: d, Log: io.Discard, HeaderTimeout: 200 * time.Millisecond, IdleTimeout: 200 * time.Millisecond})
+	s, err := New(Config{Decide: c.CheckNetEndpoint, Dial: d, Resolver: &fakeResolver{}, Log: io.Discard, HeaderTimeout: 200 * time.Millisecond, IdleTimeout: 200 * time.Millisecond})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -3,10 +3,12 @@ package netproxy
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"strings"
@@ -41,11 +43,21 @@ func (s *syncBuf) String() string {
 // it at cleanup.
 func startProxy(t testing.TB, rules []policy.NetRule, log io.Writer) (string, *Server) {
 	t.Helper()
+	return startWith(t, rules, Config{Log: log, HeaderTimeout: 5 * time.Second, DialTimeout: 2 * time.Second})
+}
+
+// startWith is startProxy with a Config (Decide is set from rules).
+func startWith(t testing.TB, rules []policy.NetRule, cfg Config) (string, *Server) {
+	t.Helper()
 	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Decide: c.CheckNetEndpoint, Log: log, HeaderTimeout: 5 * time.Second, DialTimeout: 2 * time.Second})
+	cfg.Decide = c.CheckNetEndpoint
+	if cfg.HeaderTimeout == 0 {
+		cfg.HeaderTimeout = 5 * time.Second
+	}
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,4 +243,40 @@ func checkNoLeak(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf)
 	})
+}
+
+// fakeResolver answers from a table (names not in it do not exist) and
+// records every name it is asked, so tests never touch real DNS.
+type fakeResolver struct {
+	mu    sync.Mutex
+	table map[string][]netip.Addr
+	asked []string
+}
+
+func (r *fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = append(r.asked, host)
+	if a, ok := r.table[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+func (r *fakeResolver) set(host string, addrs ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.table == nil {
+		r.table = map[string][]netip.Addr{}
+	}
+	r.table[host] = nil
+	for _, a := range addrs {
+		r.table[host] = append(r.table[host], netip.MustParseAddr(a))
+	}
+}
+
+func (r *fakeResolver) names() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.asked, " ")
 }

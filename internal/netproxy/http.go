@@ -21,7 +21,10 @@ type ctxKey struct{}
 
 // upstream carries the decided "host:port" of a forwarded request to
 // the Rewrite hook.
-type upstream struct{ hostport, hostHeader string }
+type upstream struct {
+	hostport, hostHeader string
+	entry                LogEntry // for a resolved address refused at dial
+}
 
 // serveHTTP handles one request on an HTTP proxy connection: CONNECT
 // opens a tunnel, an absolute-form http:// request is decided and
@@ -74,7 +77,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if logPort < 0 {
 		logPort = 80
 	}
-	s.logDecision(LogEntry{Client: r.RemoteAddr, Kind: "http", Method: r.Method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}, d)
+	entry := LogEntry{Client: r.RemoteAddr, Kind: "http", Method: r.Method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
+	s.logDecision(entry, d)
 	if !d.Allowed {
 		refuse(w, d)
 		return
@@ -83,7 +87,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if port >= 0 {
 		hostHeader += ":" + strconv.Itoa(port)
 	}
-	up := upstream{hostport: net.JoinHostPort(canon, strconv.Itoa(logPort)), hostHeader: hostHeader}
+	up := upstream{hostport: net.JoinHostPort(canon, strconv.Itoa(logPort)), hostHeader: hostHeader, entry: entry}
 	s.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, up)))
 }
 
@@ -119,6 +123,13 @@ func (s *Server) decide(scheme, host string, port int, reqPath string) (policy.D
 // decided as scheme https with the path hidden.
 func (s *Server) serveCONNECT(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Connection", "close")
+	if r.URL.Host == "" || r.URL.Path != "" || r.URL.RawQuery != "" || r.URL.User != nil {
+		// "CONNECT /x" takes its target from the Host header and
+		// "CONNECT host:443/x" carries a path no tunnel has: neither is
+		// the authority form (RFC 9110 9.3.6) clients send.
+		plainError(w, http.StatusBadRequest, "jp-policy proxy: CONNECT needs the authority form host:port, got "+strconv.Quote(r.RequestURI)+"\n")
+		return
+	}
 	host, ps, err := net.SplitHostPort(r.Host)
 	if err != nil {
 		plainError(w, http.StatusBadRequest, "jp-policy proxy: CONNECT needs host:port, got "+strconv.Quote(r.Host)+"\n")
@@ -131,14 +142,21 @@ func (s *Server) serveCONNECT(w http.ResponseWriter, r *http.Request) {
 	}
 	port := int(n)
 	d, canon := s.decide("https", host, port, "")
-	s.logDecision(LogEntry{Client: r.RemoteAddr, Kind: "connect", Method: r.Method, Scheme: "https", Host: host, Canonical: canon, Port: port}, d)
+	entry := LogEntry{Client: r.RemoteAddr, Kind: "connect", Method: r.Method, Scheme: "https", Host: host, Canonical: canon, Port: port}
+	s.logDecision(entry, d)
 	if !d.Allowed {
 		refuse(w, d)
 		return
 	}
-	up, err := s.dialUpstream(r.Context(), "tcp", net.JoinHostPort(canon, ps))
+	// The decided port, not the client's spelling of it ("0443").
+	up, err := s.dialDecided(r.Context(), canon, port)
 	if err != nil {
-		plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+net.JoinHostPort(canon, ps)+": "+err.Error()+"\n")
+		if ae, ok := addrRefusal(err); ok {
+			s.logAddrRefusal(entry, ae)
+			refuseAddr(w, ae)
+			return
+		}
+		plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+net.JoinHostPort(canon, strconv.Itoa(port))+": "+err.Error()+"\n")
 		return
 	}
 	hj, ok := w.(http.Hijacker)
@@ -219,12 +237,20 @@ var copyBufs = sync.Pool{New: func() any { b := make([]byte, copyBufSize); retur
 // copyConn copies src to dst until EOF or an error.
 func copyConn(dst, src net.Conn) (int64, error) {
 	if spliceTunnels {
-		return io.Copy(dst, src)
+		return io.Copy(rawConn(dst), rawConn(src))
 	}
 	bp := copyBufs.Get().(*[]byte)
 	defer copyBufs.Put(bp)
 	// The wrappers hide ReaderFrom/WriterTo so CopyBuffer uses the buffer.
 	return io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{src}, *bp)
+}
+
+// rawConn is the connection under a slotConn, so io.Copy can splice.
+func rawConn(c net.Conn) net.Conn {
+	if sc, ok := c.(*slotConn); ok {
+		return sc.Conn
+	}
+	return c
 }
 
 func closeWrite(c net.Conn) {
@@ -240,6 +266,13 @@ func refuse(w http.ResponseWriter, d policy.Decision) {
 	plainError(w, http.StatusForbidden, "jp-policy proxy: "+d.Human())
 }
 
+// refuseAddr answers a request whose allowed name resolved only to
+// addresses the rule does not grant (policy.CheckResolvedAddr).
+func refuseAddr(w http.ResponseWriter, ae *policy.AddrError) {
+	w.Header().Set("X-Jp-Policy", "denied")
+	plainError(w, http.StatusForbidden, "jp-policy proxy: "+ae.Error()+"\n  hint: "+ae.Hint()+"\n")
+}
+
 func plainError(w http.ResponseWriter, code int, body string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
@@ -251,8 +284,14 @@ func plainError(w http.ResponseWriter, code int, body string) {
 // upstreamError answers a forwarded request whose upstream failed.
 func (s *Server) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
 	target := ""
-	if up, ok := r.Context().Value(ctxKey{}).(upstream); ok {
+	up, ok := r.Context().Value(ctxKey{}).(upstream)
+	if ok {
 		target = up.hostport
+	}
+	if ae, isAddr := addrRefusal(err); isAddr {
+		s.logAddrRefusal(up.entry, ae)
+		refuseAddr(w, ae)
+		return
 	}
 	plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+target+": "+err.Error()+"\n")
 }

@@ -34,6 +34,17 @@ type LogEntry struct {
 	Rule any `json:"rule"`
 	// Reason is the refusal message (with the hint, if any).
 	Reason string `json:"reason,omitempty"`
+	// Addr is set on the second line of a request whose allowed name
+	// resolved only to addresses the rule does not grant: the first such
+	// address (see policy.CheckResolvedAddr).
+	Addr string `json:"addr,omitempty"`
+}
+
+// logAddrRefusal logs a request refused at dial time: e is the allowed
+// decision's entry, now refused for the address the name resolved to.
+func (s *Server) logAddrRefusal(e LogEntry, ae *policy.AddrError) {
+	e.Addr = ae.Addr.String()
+	s.logDecision(e, policy.Decision{Err: ae})
 }
 
 func (s *Server) logDecision(e LogEntry, d policy.Decision) {
@@ -61,6 +72,9 @@ func reason(d policy.Decision) string {
 	msg := d.Err.Error()
 	if de, ok := d.Err.(*policy.DeniedError); ok && de.Hint != "" {
 		msg += "; " + de.Hint
+	}
+	if ae, ok := d.Err.(*policy.AddrError); ok {
+		msg += "; " + ae.Hint()
 	}
 	return msg
 }

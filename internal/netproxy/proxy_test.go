@@ -341,7 +341,9 @@ func TestDialsCanonicalHost(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &redirectDialer{target: echo.Addr().String()}
-			s, _ := New(Config{Decide: c.CheckNetEndpoint, Dial: d})
+			res := &fakeResolver{}
+			res.set("xn--mnchen-3ya.test", "203.0.113.7")
+			s, _ := New(Config{Decide: c.CheckNetEndpoint, Dial: d, Resolver: res})
 			l, _ := net.Listen("tcp", "127.0.0.1:0")
 			done := make(chan error, 1)
 			go func() { done <- s.Serve(l) }()
@@ -367,9 +369,12 @@ func TestDialsCanonicalHost(t *testing.T) {
 			}
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			want := "xn--mnchen-3ya.test:8443 xn--mnchen-3ya.test:8443 xn--mnchen-3ya.test:80"
+			want := "203.0.113.7:8443 203.0.113.7:8443 203.0.113.7:80"
 			if got := strings.Join(d.asked, " "); got != want {
 				t.Errorf("dialled %q, want %q", got, want)
+			}
+			if got, want := res.names(), "xn--mnchen-3ya.test xn--mnchen-3ya.test xn--mnchen-3ya.test"; got != want {
+				t.Errorf("resolved %q, want %q", got, want)
 			}
 		})
 	}

@@ -19,8 +19,8 @@ import (
 type Decider func(scheme, host string, port int, path string) policy.Decision
 
 // Dialer opens the upstream connection for an allowed request. addr is
-// "host:port" with the host in the policy's canonical form (a name or an
-// IP literal); the dialer resolves names itself.
+// always "IP:port": names are resolved by Config.Resolver and each address
+// checked (policy.CheckResolvedAddr) before the Dialer sees it.
 type Dialer interface {
 	DialContext(ctx context.Context, network, addr string) (net.Conn, error)
 }
@@ -31,9 +31,15 @@ type Config struct {
 	// Log receives one JSON line per decision (see LogEntry); nil for
 	// none. Writes are serialised.
 	Log io.Writer
-	// Dial opens upstream connections; default a net.Dialer with
-	// DialTimeout, which resolves names in this process.
+	// Dial opens upstream connections to IP:port; default a net.Dialer.
 	Dial Dialer
+	// Resolver resolves allowed names (never localhost, never an IP
+	// literal); default net.DefaultResolver.
+	Resolver Resolver
+	// MaxConns bounds the client connections open at once (HTTP, CONNECT
+	// tunnels and SOCKS together); one more is closed at accept. Default
+	// 512.
+	MaxConns int
 	// DialTimeout bounds an upstream dial (default 10 s).
 	DialTimeout time.Duration
 	// HeaderTimeout bounds the time from accept (or from the end of the
@@ -55,6 +61,8 @@ var ErrServerClosed = errors.New("netproxy: server closed")
 type Server struct {
 	cfg       Config
 	dial      Dialer
+	resolver  Resolver
+	slots     chan struct{} // one token per open client connection
 	logMu     sync.Mutex
 	transport *http.Transport
 	rp        *httputil.ReverseProxy
@@ -88,7 +96,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxHeaderBytes <= 0 {
 		cfg.MaxHeaderBytes = 64 << 10
 	}
-	s := &Server{cfg: cfg, dial: cfg.Dial, conns: map[net.Conn]struct{}{}}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 512
+	}
+	s := &Server{cfg: cfg, dial: cfg.Dial, resolver: cfg.Resolver, conns: map[net.Conn]struct{}{}}
+	s.slots = make(chan struct{}, cfg.MaxConns)
+	if s.resolver == nil {
+		s.resolver = net.DefaultResolver
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if s.dial == nil {
 		s.dial = &net.Dialer{Timeout: cfg.DialTimeout}
@@ -116,12 +131,6 @@ func New(cfg Config) (*Server, error) {
 		ErrorLog:          discardLogger(),
 	}
 	return s, nil
-}
-
-func (s *Server) dialUpstream(ctx context.Context, network, addr string) (net.Conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.DialTimeout)
-	defer cancel()
-	return s.dial.DialContext(ctx, "tcp", addr)
 }
 
 // Serve accepts connections on l until Close or Shutdown (then it returns
@@ -160,6 +169,15 @@ func (s *Server) Serve(l net.Listener) error {
 			return err
 		}
 		delay = 0
+		select {
+		case s.slots <- struct{}{}:
+			c = &slotConn{Conn: c, slots: s.slots}
+		default:
+			// Over MaxConns: a tool opening connections without end
+			// would otherwise exhaust the supervisor's descriptors.
+			c.Close()
+			continue
+		}
 		if !s.track(c) {
 			c.Close()
 			return ErrServerClosed
@@ -323,3 +341,24 @@ func (l *connListener) Close() error {
 }
 
 func (l *connListener) Addr() net.Addr { return l.addr }
+
+// slotConn gives back its MaxConns slot when it is first closed, by
+// whichever owner (http.Server, a tunnel, SOCKS, Close) closes it.
+type slotConn struct {
+	net.Conn
+	slots chan struct{}
+	once  sync.Once
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { <-c.slots })
+	return err
+}
+
+func (c *slotConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}

@@ -159,13 +159,19 @@ func (s *Server) serveSOCKS(c *prefixConn) {
 	}
 	scheme := socksScheme(req.port)
 	d, canon := s.decide(scheme, req.host, req.port, "")
-	s.logDecision(LogEntry{Client: c.RemoteAddr().String(), Kind: "socks5", Scheme: scheme, Host: req.host, Canonical: canon, Port: req.port}, d)
+	entry := LogEntry{Client: c.RemoteAddr().String(), Kind: "socks5", Scheme: scheme, Host: req.host, Canonical: canon, Port: req.port}
+	s.logDecision(entry, d)
 	if !d.Allowed {
 		socksReply(c, socksNotAllowed, nil)
 		return
 	}
-	up, err := s.dialUpstream(s.ctx, "tcp", net.JoinHostPort(canon, strconv.Itoa(req.port)))
+	up, err := s.dialDecided(s.ctx, canon, req.port)
 	if err != nil {
+		if ae, ok := addrRefusal(err); ok {
+			s.logAddrRefusal(entry, ae)
+			socksReply(c, socksNotAllowed, nil)
+			return
+		}
 		socksReply(c, dialReplyCode(err), nil)
 		return
 	}

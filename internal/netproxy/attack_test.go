@@ -1,0 +1,400 @@
+package netproxy
+
+// Attacks by a tool that is allowed one endpoint and wants another. Each
+// test pairs the attack with a positive control (the allowed request
+// still works) so that a proxy refusing everything cannot pass.
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// publicDialer dials for real, except that the public test address
+// 203.0.113.7 is redirected to a loopback listener (standing in for a
+// public server); it records every address it is asked for. A loopback
+// address that reaches it is dialled for real, so a proxy that let one
+// through would reach the loopback origin: the attack would succeed.
+type publicDialer struct {
+	mu     sync.Mutex
+	public string // "127.0.0.1:PORT" that 203.0.113.7 stands for
+	asked  []string
+}
+
+func (d *publicDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	d.mu.Lock()
+	d.asked = append(d.asked, addr)
+	d.mu.Unlock()
+	if h, p, _ := net.SplitHostPort(addr); h == "203.0.113.7" {
+		_, pp, _ := net.SplitHostPort(d.public)
+		if p == pp {
+			addr = d.public
+		}
+	}
+	var nd net.Dialer
+	return nd.DialContext(ctx, network, addr)
+}
+
+func (d *publicDialer) dialled() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.asked...)
+}
+
+// An allowed name that resolves to loopback, link-local (the cloud
+// metadata endpoint), private or otherwise non-public addresses must not
+// take the proxy, which runs in the host's network namespace, there. The
+// loopback origin is the host service the tool wants; "api.test" is the
+// allowed public name (control), "evil.test" and friends are allowed
+// names whose DNS the attacker controls.
+func TestAttackDNSToNonPublic(t *testing.T) {
+	checkNoLeak(t)
+	_, port := origin(t)
+	ps := strconv.Itoa(port)
+	res := &fakeResolver{}
+	res.set("api.test", "203.0.113.7")
+	res.set("evil.test", "127.0.0.1")
+	res.set("evil6.test", "::1")
+	res.set("mapped.test", "::ffff:127.0.0.1")
+	res.set("nat64.test", "64:ff9b::7f00:1")
+	res.set("meta.test", "169.254.169.254")
+	res.set("lan.test", "192.168.1.1")
+	res.set("cgnat.test", "100.64.0.1")
+	res.set("zero.test", "0.0.0.0")
+	res.set("mixed.test", "127.0.0.1", "203.0.113.7")
+	res.set("svc.internal", "10.0.0.9")
+	res.set("meta.internal", "169.254.169.254")
+	res.set("localhost", "203.0.113.66") // never asked: localhost is loopback
+	var rules []policy.NetRule
+	for _, h := range []string{"api.test", "evil.test", "evil6.test", "mapped.test", "nat64.test", "meta.test", "lan.test", "cgnat.test", "zero.test", "mixed.test", "svc.internal", "meta.internal", "localhost"} {
+		rules = append(rules, policy.NetRule{Host: h, Port: u16(port), Allow: true})
+	}
+	d := &publicDialer{public: "127.0.0.1:" + ps}
+	log := &syncBuf{}
+	proxy, _ := startWith(t, rules, Config{Dial: d, Resolver: res, Log: log, DialTimeout: 300 * time.Millisecond})
+
+	for _, tc := range []struct {
+		host string
+		ok   bool // reaches the origin
+	}{
+		{"api.test", true},   // control: public address
+		{"mixed.test", true}, // only the public address is dialled
+		{"localhost", true},  // the rule names loopback itself
+		{"evil.test", false},
+		{"evil6.test", false},
+		{"mapped.test", false},
+		{"nat64.test", false},
+		{"meta.test", false},
+		{"lan.test", false},
+		{"cgnat.test", false},
+		{"zero.test", false},
+		{"meta.internal", false},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			resp, body := proxyGet(t, proxy, "http://"+tc.host+":"+ps+"/x")
+			if tc.ok != (resp.StatusCode == 200) {
+				t.Errorf("HTTP: %d %q", resp.StatusCode, body)
+			}
+			if !tc.ok && (resp.StatusCode != 403 || !strings.Contains(body, "which a rule on a host name does not grant")) {
+				t.Errorf("HTTP refusal: %d %q", resp.StatusCode, body)
+			}
+			resp, conn, _ := connectTunnel(t, proxy, tc.host+":"+ps)
+			conn.Close()
+			if tc.ok != (resp.StatusCode == 200) || !tc.ok && resp.StatusCode != 403 {
+				t.Errorf("CONNECT: %s", resp.Status)
+			}
+			code, sc := socksDial(t, proxy, socksCmdConnect, socksAtypDomain, []byte(tc.host), port)
+			if sc != nil {
+				sc.Close()
+			}
+			if want := map[bool]byte{true: 0, false: socksNotAllowed}[tc.ok]; code != want {
+				t.Errorf("SOCKS: reply %#x, want %#x", code, want)
+			}
+		})
+	}
+	// A private-use name may reach a private address (dialled, nothing
+	// listens there in the test, so 502 rather than 403).
+	if resp, body := proxyGet(t, proxy, "http://svc.internal:"+ps+"/x"); resp.StatusCode == 403 {
+		t.Errorf("svc.internal -> 10.0.0.9 refused: %q", body)
+	}
+	for _, a := range d.dialled() {
+		ap := netip.MustParseAddrPort(a)
+		if c := policy.AddrClass(ap.Addr()); c != "public" && !(c == "loopback" && ap.Port() == uint16(port)) && ap.Addr().String() != "10.0.0.9" {
+			t.Errorf("dialled %s (%s)", a, c)
+		}
+	}
+	if strings.Contains(res.names(), "localhost") {
+		t.Errorf("localhost was looked up: %s", res.names())
+	}
+	if !strings.Contains(log.String(), `"addr":"169.254.169.254"`) {
+		t.Errorf("decision log lacks the refused address:\n%s", log)
+	}
+}
+
+// rebindResolver answers a public address the first time and loopback
+// after: the classic DNS rebinding race between a check and a connect.
+type rebindResolver struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (r *rebindResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	if r.n == 1 {
+		return []netip.Addr{netip.MustParseAddr("203.0.113.7")}, nil
+	}
+	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+}
+
+// The proxy resolves once per connection and dials the address it
+// checked: the first connection goes to the public address, the second
+// (rebound) is refused, and loopback is never dialled.
+func TestAttackDNSRebinding(t *testing.T) {
+	checkNoLeak(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0")
+	port := portOf(t, echo.Addr())
+	res := &rebindResolver{}
+	d := &publicDialer{public: echo.Addr().String()}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "rebind.test", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: res})
+	code, c := socksDial(t, proxy, socksCmdConnect, socksAtypDomain, []byte("rebind.test"), port)
+	if code != 0 {
+		t.Fatalf("first connection: %#x", code)
+	}
+	echoRoundTrip(t, c)
+	c.Close()
+	if code, _ := socksDial(t, proxy, socksCmdConnect, socksAtypDomain, []byte("rebind.test"), port); code != socksNotAllowed {
+		t.Errorf("rebound connection: %#x", code)
+	}
+	res.mu.Lock()
+	n := res.n
+	res.mu.Unlock()
+	if got := strings.Join(d.dialled(), " "); got != "203.0.113.7:"+strconv.Itoa(port) || n != 2 {
+		t.Errorf("dialled %q after %d lookups; want the checked public address once, one lookup per connection", got, n)
+	}
+}
+
+// rawExchange writes req on a fresh connection and returns every
+// response the proxy sends before closing (or going quiet).
+func rawExchange(t *testing.T, proxy, req string, n int) []*http.Response {
+	t.Helper()
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(3 * time.Second))
+	io.WriteString(c, req)
+	br := bufio.NewReader(c)
+	var out []*http.Response
+	for range n {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			break
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(strings.NewReader(string(b)))
+		out = append(out, resp)
+	}
+	return out
+}
+
+// Request smuggling and parser differentials on the plain HTTP path: the
+// origin records every path it is asked for; none outside /api may ever
+// reach it.
+func TestAttackHTTPSmuggling(t *testing.T) {
+	checkNoLeak(t)
+	var mu sync.Mutex
+	var paths []string
+	srv, port := origin(t)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("X-Host", r.Host)
+		io.WriteString(w, "path="+r.URL.Path+" body="+string(b))
+	})
+	ps := strconv.Itoa(port)
+	base := "http://127.0.0.1:" + ps
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{MaxHeaderBytes: 4 << 10})
+
+	for _, tc := range []struct {
+		name, req string
+		codes     []int // the responses, in order
+	}{
+		{"control", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200}},
+		{"pipelined second request elsewhere",
+			"GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET " + base + "/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200, 403}},
+		{"TE and CL: chunked body hides a request",
+			"POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{200, 400}},
+		{"two Content-Lengths", "POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nContent-Length: 40\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}},
+		{"duplicate Host", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 169.254.169.254\r\n\r\n", []int{400}},
+		{"Host header names another host", "GET " + base + "/admin HTTP/1.1\r\nHost: allowed\r\nConnection: close\r\n\r\n", []int{403}},
+		{"userinfo looks like the allowed host", "GET http://127.0.0.1:" + ps + "@169.254.169.254/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{403}},
+		{"backslash before @", "GET http://169.254.169.254\\@127.0.0.1:" + ps + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
+		{"encoded dot segments", "GET " + base + "/api/%2e%2e/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
+		{"encoded slash dot-dot", "GET " + base + "/api%2f..%2fadmin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
+		{"backslash dot-dot", "GET " + base + "/api/..\\admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
+		{"port with leading zero", "GET http://127.0.0.1:0" + ps + "/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{403}},
+		{"port with letters", "GET http://127.0.0.1:" + ps + "abc/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
+		{"IPv6 zone id", "GET http://[fe80::1%25lo]:" + ps + "/api/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", []int{403}},
+		{"HTTP/1.0 origin form without Host", "GET /admin HTTP/1.0\r\n\r\n", []int{400}},
+		{"HTTP/1.0 absolute form without Host", "GET " + base + "/admin HTTP/1.0\r\n\r\n", []int{403}},
+		{"upgrade to a tunnel", "GET " + base + "/api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", []int{400}},
+		{"h2c upgrade", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n", []int{400}},
+		{"header over MaxHeaderBytes", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + strings.Repeat("a", 8<<10) + "\r\n\r\n", []int{431}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := len(tc.codes)
+			if n == 0 {
+				n = 2
+			}
+			got := rawExchange(t, proxy, tc.req, n)
+			var codes []int
+			for _, r := range got {
+				codes = append(codes, r.StatusCode)
+			}
+			t.Logf("responses %v", codes)
+			if !slices.Equal(codes, tc.codes) {
+				t.Errorf("responses %v, want %v", codes, tc.codes)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range paths {
+		if p != "/api/x" {
+			t.Errorf("the origin was asked for %q", p)
+		}
+	}
+	if len(paths) < 2 {
+		t.Errorf("positive controls did not reach the origin: %v", paths)
+	}
+}
+
+// SOCKS5: address types, commands, auth methods and malformed input.
+func TestAttackSOCKS(t *testing.T) {
+	checkNoLeak(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0")
+	port := portOf(t, echo.Addr())
+	d := &publicDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}, HeaderTimeout: time.Second})
+	for _, tc := range []struct {
+		name      string
+		cmd, atyp byte
+		addr      []byte
+		want      byte
+	}{
+		{"control IPv4", socksCmdConnect, socksAtypIPv4, []byte{127, 0, 0, 1}, 0},
+		{"control name spelling of the IP", socksCmdConnect, socksAtypDomain, []byte("0x7f.1"), 0},
+		{"IPv4-mapped IPv6 of the allowed IP", socksCmdConnect, socksAtypIPv6, netip.MustParseAddr("::ffff:127.0.0.1").AsSlice(), 0},
+		{"full-width spelling of the allowed IP (IDNA maps it)", socksCmdConnect, socksAtypDomain, []byte("１２７.０.０.１"), 0},
+		{"full-width spelling of another IP", socksCmdConnect, socksAtypDomain, []byte("１２７.０.０.２"), socksNotAllowed},
+		{"homograph: Cyrillic letters", socksCmdConnect, socksAtypDomain, []byte("lосalhost"), socksNotAllowed},
+		{"NUL in the name", socksCmdConnect, socksAtypDomain, []byte("127.0.0.1\x00.evil.test"), socksNotAllowed},
+		{"other loopback", socksCmdConnect, socksAtypIPv4, []byte{127, 0, 0, 2}, socksNotAllowed},
+		{"IPv6 loopback", socksCmdConnect, socksAtypIPv6, netip.IPv6Loopback().AsSlice(), socksNotAllowed},
+		{"BIND", 0x02, socksAtypIPv4, []byte{127, 0, 0, 1}, socksCmdUnsupported},
+		{"UDP ASSOCIATE", 0x03, socksAtypIPv4, []byte{127, 0, 0, 1}, socksCmdUnsupported},
+		{"unknown address type", socksCmdConnect, 0x09, nil, socksAtypUnsupp},
+		{"empty name", socksCmdConnect, socksAtypDomain, nil, socksNotAllowed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, c := socksDial(t, proxy, tc.cmd, tc.atyp, tc.addr, port)
+			if c != nil {
+				echoRoundTrip(t, c)
+				c.Close()
+			}
+			if code != tc.want {
+				t.Errorf("reply %#x, want %#x", code, tc.want)
+			}
+		})
+	}
+	// Only username/password offered: no acceptable method.
+	c, _ := net.Dial("tcp", proxy)
+	c.SetDeadline(time.Now().Add(3 * time.Second))
+	c.Write([]byte{5, 1, 2})
+	b, _ := io.ReadAll(c)
+	c.Close()
+	if string(b) != "\x05\xff" {
+		t.Errorf("auth-only greeting: %q", b)
+	}
+	// Truncated greetings and requests are closed within HeaderTimeout.
+	for _, in := range []string{"\x05", "\x05\x02\x00", "\x05\x01\x00\x05\x01\x00\x03\x09abc"} {
+		c, _ := net.Dial("tcp", proxy)
+		c.SetDeadline(time.Now().Add(3 * time.Second))
+		io.WriteString(c, in)
+		b, err := io.ReadAll(c)
+		c.Close()
+		if err != nil {
+			t.Errorf("%q: not closed: %v", in, err)
+		}
+		if strings.Contains(string(b), "\x05\x00\x00") {
+			t.Errorf("%q: a truncated request succeeded", in)
+		}
+	}
+	for _, a := range d.dialled() {
+		if a != "127.0.0.1:"+strconv.Itoa(port) {
+			t.Errorf("dialled %s", a)
+		}
+	}
+}
+
+// MaxConns bounds the connections a tool can hold open; a connection
+// over the bound is closed at once, and a freed slot is reused.
+func TestAttackConnectionFlood(t *testing.T) {
+	checkNoLeak(t)
+	_, port := origin(t)
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
+	var held []net.Conn
+	for range 4 {
+		c, err := net.Dial("tcp", proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte("G")) // past the sniffer, holding a slot
+		held = append(held, c)
+	}
+	time.Sleep(50 * time.Millisecond)
+	extra, _ := net.Dial("tcp", proxy)
+	extra.SetDeadline(time.Now().Add(3 * time.Second))
+	if n, err := extra.Read(make([]byte, 1)); err == nil || n > 0 {
+		t.Errorf("connection over MaxConns was served")
+	}
+	extra.Close()
+	for _, c := range held {
+		c.Close()
+	}
+	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/x"
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		c, err := net.Dial("tcp", proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(time.Second))
+		io.WriteString(c, "GET "+url+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		c.Close()
+		if err == nil && resp.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("slots were not given back: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
