@@ -78,7 +78,7 @@ func (c *LintCmd) Run(g *Globals) error {
 		}
 	}
 	ds := append(lint.Run(l, opts), extra...)
-	lint.Sort(ds)
+	diag.Sort(ds)
 
 	if err := render(g.Stdout, c.Format, ds, ropts); err != nil {
 		return fail(exitIntern, err)

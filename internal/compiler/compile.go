@@ -86,7 +86,7 @@ func Build(opts Options) (*Result, error) {
 	findings := runLint(l, store, apath, &opts)
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
-		sortDiags(diags)
+		diag.Sort(diags)
 		return nil, &LintError{Diagnostics: diags}
 	}
 
@@ -151,7 +151,7 @@ func Build(opts Options) (*Result, error) {
 		}
 		files[artifact.ExecFile(name)] = b
 	}
-	sortDiags(diags)
+	diag.Sort(diags)
 	p.Warnings = diags
 	b, err := marshalJSON(p)
 	if err != nil {
@@ -189,25 +189,6 @@ func localTools(l *config.Loaded) []string {
 
 func isLocal(source string) bool {
 	return source == "local" || strings.HasPrefix(source, "local.")
-}
-
-func sortDiags(ds []diag.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Pos, ds[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		if ds[i].Rule != ds[j].Rule {
-			return ds[i].Rule < ds[j].Rule
-		}
-		return ds[i].Message < ds[j].Message
-	})
 }
 
 // ErrUnknownTool is returned by ToolPolicy for a name no layer configures.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -68,7 +67,7 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 			}
 		}
 	}
-	sortDiags(out)
+	diag.Sort(out)
 	return out
 }
 
@@ -243,17 +242,4 @@ func swapped(a, b string) bool {
 		i++
 	}
 	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-}
-
-func sortDiags(l diag.List) {
-	sort.SliceStable(l, func(i, j int) bool {
-		a, b := l[i].Pos, l[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }

@@ -75,28 +75,8 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 	all = preferSpecific(all)
 	sup := parseSuppressions(l.Files)
 	all = sup.apply(all, opts.Ignore)
-	Sort(all)
+	diag.Sort(all)
 	return dedupe(all)
-}
-
-// Sort orders findings by file, line, column, rule and message.
-func Sort(ds []diag.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
 }
 
 // dedupe drops exact repeats, which arise when one file is merged into
@@ -165,68 +145,14 @@ func sourceKind(s string) string {
 	return "local"
 }
 
-// valuePos moves a key's position to the start of its value on the same
-// line (`path = "/etc"` puts the caret under `"/etc"`), so the caret marks
-// what is wrong. It returns pos unchanged when the line does not read
-// `key = value` from there.
-func (p *pass) valuePos(pos diag.Position) diag.Position {
-	src, ok := p.l.Files[pos.File]
-	if !ok || pos.Line <= 0 || pos.Col <= 0 {
-		return pos
-	}
-	line := nthLine(src, pos.Line)
-	runes := []rune(line)
-	i := pos.Col - 1
-	for i < len(runes) && runes[i] != '=' {
-		if runes[i] == '\n' || runes[i] == '#' || runes[i] == '"' || runes[i] == '\'' {
-			return pos
-		}
-		i++
-	}
-	if i >= len(runes) {
-		return pos
-	}
-	i++
-	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
-		i++
-	}
-	if i >= len(runes) {
-		return pos
-	}
-	pos.Col = i + 1
-	return pos
-}
-
-// valueOf is keyPos followed by valuePos.
+// valueOf returns the span of key's value inside a rule, as the parser
+// recorded it (`path = "/etc"` underlines `"/etc"`), or fallback when the
+// key was not written.
 func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) diag.Position {
-	kp, ok := keys[key]
-	if !ok || kp.IsZero() {
-		return fallback
+	if kp, ok := keys[key]; ok && !kp.IsZero() {
+		return kp
 	}
-	return p.valuePos(kp)
-}
-
-func nthLine(src []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := indexByte(src, '\n')
-		if j < 0 {
-			return ""
-		}
-		src = src[j+1:]
-	}
-	if j := indexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	return strings.TrimSuffix(string(src), "\r")
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
+	return fallback
 }
 
 // preferSpecific drops a loader schema finding (JP002) when a lint rule

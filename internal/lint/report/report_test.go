@@ -19,9 +19,9 @@ func sample() ([]diag.Diagnostic, Options) {
 	home := filepath.FromSlash("/home/u")
 	files := map[string][]byte{file: []byte("[[a.b]]\npath = \"/etc\"\n\texternal = true\n")}
 	ds := []diag.Diagnostic{
-		{Pos: diag.Position{File: file, Line: 2, Col: 8}, Severity: diag.Error, Rule: "JP103", Message: "absolute: 100%, a,b:c", Help: "use a relative path",
+		{Pos: diag.Position{File: file, Line: 2, Col: 8, EndLine: 2, EndCol: 14}, Severity: diag.Error, Rule: "JP103", Message: "absolute: 100%, a,b:c", Help: "use a relative path",
 			Related: []diag.Related{{Pos: diag.Position{File: filepath.Join(home, ".config", "jp", "config.toml"), Line: 4, Col: 1}, Message: "overrides"}}},
-		{Pos: diag.Position{File: file, Line: 3, Col: 2}, Severity: diag.Warning, Rule: "JP116", Message: "second\nline"},
+		{Pos: diag.Position{File: file, Line: 3, Col: 2, EndLine: 3, EndCol: 10}, Severity: diag.Warning, Rule: "JP116", Message: "second\nline"},
 		{Pos: diag.Position{File: file}, Severity: diag.Error, Message: "whole file"},
 	}
 	return ds, Options{Base: base, Home: home, Files: files, Version: "test"}
@@ -155,22 +155,29 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestCaretWidth(t *testing.T) {
+	at := func(col, endLine, endCol int) diag.Position {
+		return diag.Position{File: "f", Line: 1, Col: col, EndLine: endLine, EndCol: endCol}
+	}
 	for _, tc := range []struct {
 		src   string
-		col   int
+		pos   diag.Position
 		pad   string
 		width int
 	}{
-		{`path = "/etc"`, 8, "       ", 6},
-		{`path = "a\"b"`, 8, "       ", 6},
-		{"\tx = 1", 2, "\t", 1},
-		{"é = true", 5, "    ", 4},
-		{"short", 40, "     ", 1},
-		{"", 1, "", 1},
+		{`path = "/etc"`, at(8, 1, 14), "       ", 6},
+		{`path = "a\"b"`, at(8, 1, 14), "       ", 6},
+		{"\tx = 1", at(2, 1, 3), "\t", 1},
+		{"é = true", at(5, 1, 9), "    ", 4},
+		{"short", at(40, 0, 0), "     ", 1},
+		{"", at(1, 0, 0), "", 1},
+		{"args = [", at(8, 3, 2), "       ", 1},            // runs over lines: to the end of this one
+		{"x = [1,", at(5, 2, 3), "    ", 3},                // to the end of the first line
+		{"k = 1", at(5, 1, 6), "    ", 1},                  // one character
+		{"k = 1", diag.Position{Line: 1, Col: 3}, "  ", 1}, // no end: one caret
 	} {
-		pad, w := caret(tc.src, tc.col)
+		pad, w := caret(tc.src, tc.pos)
 		if pad != tc.pad || w != tc.width {
-			t.Errorf("caret(%q, %d) = %q, %d; want %q, %d", tc.src, tc.col, pad, w, tc.pad, tc.width)
+			t.Errorf("caret(%q, %+v) = %q, %d; want %q, %d", tc.src, tc.pos, pad, w, tc.pad, tc.width)
 		}
 	}
 }
