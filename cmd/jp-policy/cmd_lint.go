@@ -37,14 +37,11 @@ func (c *LintCmd) Run(g *Globals) error {
 		return fail(exitIntern, err)
 	}
 	l, err := config.Load(config.Options{Workspace: c.Workspace, Cwd: cwd, Cfg: c.Cfg})
-	base := cwd
-	if l != nil && l.Root != "" {
-		base = l.Root
-	}
-	ropts := report.Options{Base: base, Home: home, Color: useColor(g.Stdout), Version: version}
+	root, files := "", map[string][]byte(nil)
 	if l != nil {
-		ropts.Files = l.Files
+		root, files = l.Root, l.Files
 	}
+	ropts := lintReportOptions(g.Stdout, c.Format, root, files)
 	if err != nil {
 		if list, ok := errors.AsType[diag.List](err); ok {
 			// Machine formats still get a well-formed report on stdout, so a
@@ -89,6 +86,23 @@ func (c *LintCmd) Run(g *Globals) error {
 		}
 	}
 	return nil
+}
+
+// lintReportOptions: text and JSON name files relative to the working
+// directory, like every other command; SARIF and GitHub annotations name
+// them relative to the repository root, which code scanning and the
+// Actions UI resolve them against, so they land on the right file when the
+// workspace is a sub-directory of the repository.
+func lintReportOptions(w io.Writer, format, root string, files map[string][]byte) report.Options {
+	o := findingOptions(w, root, files)
+	if format == "sarif" || format == "github" {
+		start := root
+		if start == "" {
+			start = o.Base
+		}
+		o.Base = report.RepoRoot(start)
+	}
+	return o
 }
 
 func render(w io.Writer, format string, ds []diag.Diagnostic, o report.Options) error {

@@ -43,6 +43,10 @@ func (o *Options) getenv(key string) string {
 // LintError is returned when lint finds errors: compile refuses to write.
 type LintError struct {
 	Diagnostics []diag.Diagnostic
+	// Root and Files are the workspace root and the config bytes, so the
+	// findings can be printed with source excerpts, as lint prints them.
+	Root  string
+	Files map[string][]byte
 }
 
 func (e *LintError) Error() string {
@@ -87,7 +91,7 @@ func Build(opts Options) (*Result, error) {
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
 		diag.Sort(diags)
-		return nil, &LintError{Diagnostics: diags}
+		return nil, &LintError{Diagnostics: diags, Root: root, Files: l.Files}
 	}
 
 	if opts.prepareOut {
