@@ -44,6 +44,7 @@ func (c *LintCmd) Run(g *Globals) error {
 	ropts := lintReportOptions(g.Stdout, c.Format, root, files)
 	if err != nil {
 		if list, ok := errors.AsType[diag.List](err); ok {
+			list = lint.WithHelp(list)
 			// Machine formats still get a well-formed report on stdout, so a
 			// CI upload shows the syntax error; people read it on stderr.
 			if c.Format != "text" {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/internal/lint/report"
 )
 
@@ -29,5 +30,5 @@ func printFindings(g *Globals, ds []diag.Diagnostic, root string, files map[stri
 	if len(ds) == 0 {
 		return
 	}
-	_ = report.Text(g.Stderr, ds, findingOptions(g.Stderr, root, files))
+	_ = report.Text(g.Stderr, lint.WithHelp(ds), findingOptions(g.Stderr, root, files))
 }

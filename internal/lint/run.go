@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,7 +73,7 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 		rr.check(p)
 		all = append(all, p.out...)
 	}
-	all = preferSpecific(all)
+	all = WithHelp(oneFinding(all))
 	sup := parseSuppressions(l.Files)
 	all = sup.apply(all, opts.Ignore)
 	diag.Sort(all)
@@ -155,23 +156,66 @@ func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) dia
 	return fallback
 }
 
-// preferSpecific drops a loader schema finding (JP002) when a lint rule
-// reports an error at the very same position: both describe one problem,
-// and the lint rule's message is the more specific one and carries a fix.
-// Neither is suppressible, so nothing unsafe can hide behind this.
-func preferSpecific(ds []diag.Diagnostic) []diag.Diagnostic {
+// oneFinding keeps one finding per mistake. A value with the wrong type
+// or shape is reported by the loader (JP002, JP003); the decoders then
+// leave it out, which can make a lint rule see an empty list (JP115) or an
+// empty args (JP121) where the user wrote something else. So a lint
+// finding whose span holds a loader error is dropped, except a lint error
+// at the very same place: both describe one problem, and the lint rule's
+// message is the more specific one and carries a fix, so the loader's
+// JP002 goes instead. Every finding involved is an error the compiler
+// refuses too, so nothing unsafe can hide behind this.
+func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
+	var loader []diag.Position
 	specific := map[diag.Position]bool{}
 	for _, d := range ds {
-		if r, ok := registry[d.Rule]; ok && !r.Loader && d.Severity == diag.Error {
-			specific[d.Pos] = true
+		r, ok := registry[d.Rule]
+		switch {
+		case ok && r.Loader && d.Severity == diag.Error:
+			loader = append(loader, d.Pos)
+		case ok && !r.Loader && d.Severity == diag.Error:
+			specific[d.Pos.Start()] = true
 		}
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if d.Rule == "JP002" && specific[d.Pos] {
+		r, ok := registry[d.Rule]
+		switch {
+		case d.Rule == "JP002" && specific[d.Pos.Start()]:
+			continue
+		case ok && !r.Loader && !(d.Severity == diag.Error && slices.ContainsFunc(loader, func(p diag.Position) bool { return p.Start() == d.Pos.Start() })) &&
+			slices.ContainsFunc(loader, func(p diag.Position) bool { return contains(d.Pos, p) }):
 			continue
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// contains reports whether p starts inside the span of outer (same file,
+// from outer's start up to its end).
+func contains(outer, p diag.Position) bool {
+	if outer.File != p.File || !outer.HasEnd() || p.Line == 0 {
+		return false
+	}
+	after := p.Line > outer.Line || (p.Line == outer.Line && p.Col >= outer.Col)
+	before := p.Line < outer.EndLine || (p.Line == outer.EndLine && p.Col < outer.EndCol)
+	return after && before
+}
+
+// WithHelp gives every finding a fix: one without its own help (the
+// loader's syntax and schema errors) gets its rule's catalogue Fix, so
+// each finding any command prints ends with a `help:` line.
+func WithHelp(ds []diag.Diagnostic) []diag.Diagnostic {
+	for i := range ds {
+		if ds[i].Help != "" {
+			continue
+		}
+		if r, ok := registry[normalizeID(ds[i].Rule)]; ok {
+			// In the lower-case, unpunctuated style of the rules' own help.
+			h := strings.TrimSuffix(r.Fix, ".")
+			ds[i].Help = strings.ToLower(h[:1]) + h[1:]
+		}
+	}
+	return ds
 }
