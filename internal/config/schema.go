@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -110,8 +111,34 @@ func mapError(cs *compiledSchema, root *tomlpos.Node, ve schemaViolation) diag.L
 	if f := friendly(path, kw, node); f != "" {
 		msg = f
 	}
-	return diag.List{{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
-		Message: fmt.Sprintf("%s: %s", dotted(path), msg)}}
+	d := diag.Diagnostic{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("%s: %s", dotted(path), msg)}
+	if kw == "enum" && node != nil && node.Kind == tomlpos.String {
+		// `strategy = "replce"`: name the value that was meant.
+		if c := suggest.Closest(node.Str, enumChoices(ve.Message)); len(c) > 0 {
+			d.Help = fmt.Sprintf("did you mean %q?", c[0])
+		}
+	}
+	return diag.List{d}
+}
+
+// enumChoices reads the allowed strings back out of an enum violation's
+// message (`value must be one of "append", "prepend", "replace"`), whose
+// values the schema compiler wrote as JSON.
+func enumChoices(msg string) []string {
+	_, list, ok := strings.Cut(msg, "value must be ")
+	if !ok {
+		return nil
+	}
+	list = strings.TrimPrefix(list, "one of ")
+	var out []string
+	for v := range strings.SplitSeq(list, ", ") {
+		var s string
+		if json.Unmarshal([]byte(v), &s) == nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // friendly rewords the validator's messages where the raw one (a regular
