@@ -106,6 +106,24 @@ type Diagnostic struct {
 	Message  string    `json:"message"`
 	Help     string    `json:"help,omitempty"` // how to fix it
 	Related  []Related `json:"related,omitempty"`
+	// Fix, when set, is a mechanical fix that `lint --fix` applies: an
+	// edit of the file's text that keeps everything else as written.
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Fix is a suggested fix, as go/analysis's SuggestedFix: what it does and
+// the text edits that do it. Applying it must leave a file that parses
+// and no longer has the finding.
+type Fix struct {
+	Message string     `json:"message"`
+	Edits   []TextEdit `json:"edits"`
+}
+
+// TextEdit replaces the text of one span (Pos to its EndLine/EndCol,
+// exclusive; code-point columns) with NewText. An empty span inserts.
+type TextEdit struct {
+	Pos     Position `json:"pos"`
+	NewText string   `json:"new_text"`
 }
 
 // String renders the one-line form `file:line:col: severity: message [ID]`.

@@ -2,6 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
@@ -40,9 +43,10 @@ func checkAccessListEmpty(p *pass) {
 				continue
 			}
 			// The last declaration is the one that left the list empty.
-			p.report(l.decl[len(l.decl)-1],
+			p.reportFix(l.decl[len(l.decl)-1],
 				fmt.Sprintf("access.%s of tool %q is declared but holds no rule, so the compiled policy %s", l.name, t.Name, l.means),
-				fmt.Sprintf("add the %s rules the tool needs, or remove the empty declaration, which compiles to the same policy", l.name))
+				fmt.Sprintf("add the %s rules the tool needs, or remove the empty declaration, which compiles to the same policy", l.name),
+				p.emptyListFix(l.name, l.decl))
 		}
 	}
 }
@@ -61,4 +65,29 @@ func EnforcedWhenEmpty(list string) string {
 		return "passes only the minimal environment (PATH, HOME, USER, LANG and the locale variables)"
 	}
 	return "applies RFD 075's default"
+}
+
+// emptyListKey matches a line that only declares an empty list with the
+// default (append) strategy: `net = []`, `access.env = [ ]  # comment`.
+var emptyListKey = regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+
+// emptyListFix deletes the declarations of an empty list when every one
+// of them is a `name = []` line of a TOML file: appending nothing changes
+// no merged list, so the compiled policy stays the same. Any other form
+// (`{ strategy = "replace", value = [] }`, which also drops what earlier
+// layers wrote) is left to the author.
+func (p *pass) emptyListFix(name string, decls []diag.Position) *diag.Fix {
+	fix := &diag.Fix{Message: "remove the empty access." + name + " declaration"}
+	for _, d := range decls {
+		src, ok := p.l.Files[d.File]
+		if !ok || !strings.EqualFold(filepath.Ext(d.File), ".toml") || d.EndLine != d.Line {
+			return nil
+		}
+		line, ok := lineOf(src, d.Line)
+		if m := emptyListKey.FindStringSubmatch(line); !ok || m == nil || m[1] != name {
+			return nil
+		}
+		fix.Edits = append(fix.Edits, deleteLines("", d.File, d.Line, d.Line).Edits...)
+	}
+	return fix
 }

@@ -51,6 +51,12 @@ func (p *pass) report(pos diag.Position, msg, help string, related ...diag.Relat
 	})
 }
 
+// reportFix records a finding with a mechanical fix (nil for none).
+func (p *pass) reportFix(pos diag.Position, msg, help string, fix *diag.Fix) {
+	p.report(pos, msg, help)
+	p.out[len(p.out)-1].Fix = fix
+}
+
 // Run checks a loaded config and returns every finding, the loader's
 // diagnostics included, sorted by file, line, column and rule. Suppressed
 // findings are left out; malformed suppressions are reported.
