@@ -205,7 +205,6 @@ func (s suppressions) apply(ds []diag.Diagnostic, ignore []string) []diag.Diagno
 	return out
 }
 
-
 // unused reports every suppression that hid nothing (ruff's RUF100), with
 // a fix that removes the comment, or only the IDs that were not needed.
 func (s suppressions) unused() []diag.Diagnostic {
