@@ -74,11 +74,11 @@ func TestGitHub(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("want one line per finding, got %q", b.String())
 	}
-	want := "::error file=.jp/config.toml,line=2,col=8,title=JP103::absolute: 100%25, a,b:c%0Ahelp: use a relative path%0Anote: overrides ~/.config/jp/config.toml:4:1"
+	want := "::error file=.jp/config.toml,line=2,col=8,endLine=2,endColumn=14,title=JP103::absolute: 100%25, a,b:c%0Ahelp: use a relative path%0Anote: overrides ~/.config/jp/config.toml:4:1"
 	if lines[0] != want {
 		t.Errorf("got  %s\nwant %s", lines[0], want)
 	}
-	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,title=JP116::second%0Aline") {
+	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,endLine=3,endColumn=10,title=JP116::second%0Aline") {
 		t.Errorf("warning line %q", lines[1])
 	}
 }
@@ -179,5 +179,57 @@ func TestCaretWidth(t *testing.T) {
 		if pad != tc.pad || w != tc.width {
 			t.Errorf("caret(%q, %+v) = %q, %d; want %q, %d", tc.src, tc.pos, pad, w, tc.pad, tc.width)
 		}
+	}
+}
+
+// TestDisplay: names relative to the working directory, with ../ for
+// files of the workspace above it, ~/ under home, absolute elsewhere.
+func TestDisplay(t *testing.T) {
+	abs := func(p string) string { return filepath.FromSlash(p) }
+	o := Options{Base: abs("/ws/sub"), Root: abs("/ws"), Home: abs("/home/u")}
+	for _, tc := range []struct{ file, want string }{
+		{"/ws/sub/.jp.toml", ".jp.toml"},
+		{"/ws/.jp/config.toml", "../.jp/config.toml"},
+		{"/home/u/.config/jp/config.toml", "~/.config/jp/config.toml"},
+		{"/etc/x.toml", "/etc/x.toml"},
+	} {
+		if got := o.display(abs(tc.file)); got != tc.want {
+			t.Errorf("display(%s) = %s, want %s", tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestRepoRoot finds the checkout above a workspace, or falls back to it.
+func TestRepoRoot(t *testing.T) {
+	tmp := t.TempDir()
+	ws := filepath.Join(tmp, "repo", "sub", "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := RepoRoot(ws); got != ws && !strings.HasPrefix(ws, got) {
+		t.Errorf("no checkout: got %s", got)
+	}
+	if err := os.Mkdir(filepath.Join(tmp, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := RepoRoot(ws); got != filepath.Join(tmp, "repo") {
+		t.Errorf("RepoRoot = %s, want %s", got, filepath.Join(tmp, "repo"))
+	}
+}
+
+// TestSARIFRegion: the region carries the parser's end.
+func TestSARIFRegion(t *testing.T) {
+	ds, o := sample()
+	var b bytes.Buffer
+	if err := SARIF(&b, ds[:1], o); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	r := log.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	if r == nil || r.StartLine != 2 || r.StartColumn != 8 || r.EndLine != 2 || r.EndColumn != 14 {
+		t.Errorf("region %+v", r)
 	}
 }
