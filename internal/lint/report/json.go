@@ -10,7 +10,7 @@ import (
 
 // Finding is the JSON form of one finding; docs/rules.md documents every
 // field. File names are shown as in the text format (relative to the
-// workspace, ~/ for the home directory, else absolute).
+// working directory, ~/ for the home directory, else absolute).
 type Finding struct {
 	File     string        `json:"file"`
 	Line     int           `json:"line"`
