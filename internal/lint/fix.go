@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // ApplyFixes applies the fixes of ds to the files that hold them (files
@@ -38,10 +38,10 @@ func ApplyFixes(files map[string][]byte, ds []diag.Diagnostic) (map[string][]byt
 		var es []edit
 		for _, e := range d.Fix.Edits {
 			src, ok := files[e.Pos.File]
-			from, ok1 := byteOffset(src, e.Pos.Line, e.Pos.Col)
+			from, ok1 := tomlpos.Offset(src, e.Pos.Line, e.Pos.Col)
 			to, ok2 := from, true
 			if e.Pos.EndLine > 0 {
-				to, ok2 = byteOffset(src, e.Pos.EndLine, e.Pos.EndCol)
+				to, ok2 = tomlpos.Offset(src, e.Pos.EndLine, e.Pos.EndCol)
 			}
 			if !ok || !ok1 || !ok2 || to < from {
 				es = nil
@@ -74,37 +74,9 @@ func ApplyFixes(files map[string][]byte, ds []diag.Diagnostic) (map[string][]byt
 	return out, n
 }
 
-// byteOffset turns a 1-based line and code-point column into a byte
-// offset. The column just past a line's end, and column 1 of the line
-// after the last, are allowed (an edit may end there).
-func byteOffset(src []byte, line, col int) (int, bool) {
-	if line < 1 || col < 1 {
-		return 0, false
-	}
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			if l == line-1 && col == 1 {
-				return len(src), true
-			}
-			return 0, false
-		}
-		off += i + 1
-	}
-	for c := 1; c < col; c++ {
-		if off >= len(src) || src[off] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRune(src[off:])
-		off += size
-	}
-	return off, true
-}
-
 // lineOf returns line n (1-based) of src without its line ending.
 func lineOf(src []byte, n int) (string, bool) {
-	from, ok := byteOffset(src, n, 1)
+	from, ok := tomlpos.Offset(src, n, 1)
 	if !ok || from > len(src) {
 		return "", false
 	}

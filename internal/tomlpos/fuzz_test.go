@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -95,8 +94,8 @@ func checkSpan(t *testing.T, data []byte, n *Node, isJSON bool) {
 	if !n.Pos.HasEnd() {
 		t.Fatalf("value without an end: %+v", n.Pos)
 	}
-	from, ok1 := byteOffset(data, n.Pos.Line, n.Pos.Col)
-	to, ok2 := byteOffset(data, n.Pos.EndLine, n.Pos.EndCol)
+	from, ok1 := Offset(data, n.Pos.Line, n.Pos.Col)
+	to, ok2 := Offset(data, n.Pos.EndLine, n.Pos.EndCol)
 	if !ok1 || !ok2 || to <= from {
 		t.Fatalf("span %+v is not inside the document", n.Pos)
 	}
@@ -114,25 +113,4 @@ func checkSpan(t *testing.T, data []byte, n *Node, isJSON bool) {
 	if got, want := again.Fields["v"].Value(), n.Value(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("span %q reads as %#v, the value is %#v", text, got, want)
 	}
-}
-
-// byteOffset turns a 1-based line and code-point column into a byte
-// offset; the column just past a line's end is allowed.
-func byteOffset(data []byte, line, col int) (int, bool) {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(string(data[off:]), '\n')
-		if i < 0 {
-			return 0, false
-		}
-		off += i + 1
-	}
-	for c := 1; c < col; c++ {
-		if off >= len(data) || data[off] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRune(data[off:])
-		off += size
-	}
-	return off, true
 }

@@ -1,6 +1,7 @@
 package tomlpos
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 
@@ -47,4 +48,33 @@ func (li *lineIndex) span(off, end int) diag.Position {
 		p.EndLine, p.EndCol = li.lineCol(end)
 	}
 	return p
+}
+
+// Offset turns a 1-based line and code-point column, as this package
+// writes them, back into a byte offset of src. The column just past a
+// line's end, and column 1 of the line after the last, are valid (a span
+// may end there); anything else outside src is not.
+func Offset(src []byte, line, col int) (int, bool) {
+	if line < 1 || col < 1 {
+		return 0, false
+	}
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			if l == line-1 && col == 1 {
+				return len(src), true
+			}
+			return 0, false
+		}
+		off += i + 1
+	}
+	for c := 1; c < col; c++ {
+		if off >= len(src) || src[off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRune(src[off:])
+		off += size
+	}
+	return off, true
 }

@@ -12,16 +12,16 @@ import (
 // field. File names are shown as in the text format (relative to the
 // working directory, ~/ for the home directory, else absolute).
 type Finding struct {
-	File     string        `json:"file"`
-	Line     int           `json:"line"`
-	Col      int           `json:"col"`
-	EndLine  int           `json:"end_line,omitempty"`
-	EndCol   int           `json:"end_col,omitempty"`
-	Severity string        `json:"severity"`
-	Rule     string        `json:"rule,omitempty"`
-	Title    string        `json:"title,omitempty"`
-	Message  string        `json:"message"`
-	Help     string        `json:"help,omitempty"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	EndLine  int    `json:"end_line,omitempty"`
+	EndCol   int    `json:"end_col,omitempty"`
+	Severity string `json:"severity"`
+	Rule     string `json:"rule,omitempty"`
+	Title    string `json:"title,omitempty"`
+	Message  string `json:"message"`
+	Help     string `json:"help,omitempty"`
 	// Fix says what `lint --fix` would do, when the finding has a
 	// mechanical fix.
 	Fix     string        `json:"fix,omitempty"`
