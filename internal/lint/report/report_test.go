@@ -185,13 +185,14 @@ func TestCaretWidth(t *testing.T) {
 // TestDisplay: names relative to the working directory, with ../ for
 // files of the workspace above it, ~/ under home, absolute elsewhere.
 func TestDisplay(t *testing.T) {
-	abs := func(p string) string { return filepath.FromSlash(p) }
-	o := Options{Base: abs("/ws/sub"), Root: abs("/ws"), Home: abs("/home/u")}
+	tmp := t.TempDir() // absolute on every OS
+	abs := func(p string) string { return filepath.Join(tmp, filepath.FromSlash(p)) }
+	o := Options{Base: abs("ws/sub"), Root: abs("ws"), Home: abs("home/u")}
 	for _, tc := range []struct{ file, want string }{
-		{"/ws/sub/.jp.toml", ".jp.toml"},
-		{"/ws/.jp/config.toml", "../.jp/config.toml"},
-		{"/home/u/.config/jp/config.toml", "~/.config/jp/config.toml"},
-		{"/etc/x.toml", "/etc/x.toml"},
+		{"ws/sub/.jp.toml", ".jp.toml"},
+		{"ws/.jp/config.toml", "../.jp/config.toml"},
+		{"home/u/.config/jp/config.toml", "~/.config/jp/config.toml"},
+		{"etc/x.toml", filepath.ToSlash(abs("etc/x.toml"))},
 	} {
 		if got := o.display(abs(tc.file)); got != tc.want {
 			t.Errorf("display(%s) = %s, want %s", tc.file, got, tc.want)
