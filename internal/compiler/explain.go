@@ -60,7 +60,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool) {
 
 	fmt.Fprintln(w, "\n  filesystem (longest matching path wins; ties go to the later rule; no match is denied):")
 	if len(t.Access.FS) == 0 {
-		fmt.Fprintln(w, "    (no rules) the whole workspace, every capability, confined to the workspace")
+		fmt.Fprintf(w, "    (no rules) the compiled policy %s\n", lint.EnforcedWhenEmpty("fs"))
 	}
 	for i, r := range t.Access.FS {
 		path := r.LexicalPath
