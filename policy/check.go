@@ -364,7 +364,7 @@ func (c *Checker) CheckCommand(argv []string) Decision {
 		for _, p := range c.p.Commands[program].Args {
 			ps = append(ps, strconv.Quote(strings.Join(p, " ")))
 		}
-		de.Hint = "the arguments must match one of " + program + "'s args prefixes: " + strings.Join(ps, ", ")
+		de.Hint = "the whole argument list must match one of " + program + "'s args patterns (only a final \"**\" matches any rest): " + strings.Join(ps, ", ")
 		if len(ps) == 0 {
 			de.Hint = program + " has an empty args list, which allows no invocation"
 		}

@@ -142,7 +142,9 @@ type EnvRule struct {
 
 // CommandRule is RFD 075's subprocess grant for one program.
 type CommandRule struct {
-	// Args lists allowed argument prefixes; a final "**" allows any rest.
+	// Args lists the allowed argument lists, each matched element by
+	// element against the whole argument list; only a final "**" matches
+	// any rest.
 	// nil means any arguments.
 	Args [][]string `json:"args"`
 	// Envs narrows which of the tool's allowed variables reach this

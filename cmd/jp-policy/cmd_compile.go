@@ -62,7 +62,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 		return err
 	}
 	if !c.Quiet {
-		printDiagnostics(g, res.Diagnostics)
+	printFindings(g, res.Diagnostics, res.Root, res.Loaded.Files)
 	}
 	names := make([]string, 0, len(res.Artifact.Tools))
 	defaulted := 0
@@ -110,23 +110,14 @@ func configOptions(workspace string, cfg []string) config.Options {
 // the loader's error, and maps it to an exit code.
 func compileError(g *Globals, err error) error {
 	if le, ok := errors.AsType[*compiler.LintError](err); ok {
-		printDiagnostics(g, le.Diagnostics)
+		printFindings(g, le.Diagnostics, le.Root, le.Files)
 		return fail(exitFail, err)
 	}
 	if dl, ok := errors.AsType[diag.List](err); ok {
-		printDiagnostics(g, dl)
+		printFindings(g, dl, "", nil)
 		return fail(exitUsage, errors.New("the config cannot be loaded"))
 	}
 	return fail(exitUsage, err)
-}
-
-func printDiagnostics(g *Globals, ds []diag.Diagnostic) {
-	for _, d := range ds {
-		fmt.Fprintln(g.Stderr, d.String())
-		if d.Help != "" {
-			fmt.Fprintf(g.Stderr, "  help: %s\n", d.Help)
-		}
-	}
 }
 
 // isTerminal reports whether v is a terminal file.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
@@ -26,21 +25,17 @@ func (c *ConfigCmd) Run(g *Globals) error {
 	}
 	l, err := config.Load(config.Options{Workspace: c.Workspace, Cfg: c.Cfg})
 	if err != nil {
-		base := ""
-		if l != nil {
-			base = l.Cwd
-		}
 		if list, ok := errors.AsType[diag.List](err); ok {
-			for _, d := range list {
-				fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, base))
+			root, files := "", map[string][]byte(nil)
+			if l != nil {
+				root, files = l.Root, l.Files
 			}
+			printFindings(g, list, root, files)
 			return fail(exitUsage, nil)
 		}
 		return fail(exitUsage, err)
 	}
-	for _, d := range l.Diagnostics {
-		fmt.Fprintln(g.Stderr, config.FormatDiagnostic(d, l.Cwd))
-	}
+	printFindings(g, l.Diagnostics, l.Root, l.Files)
 	opts := config.PrintOptions{Tool: c.Tool, Origins: c.Origins}
 	if c.Format == "json" || c.JSON {
 		err = l.WriteJSON(g.Stdout, opts)

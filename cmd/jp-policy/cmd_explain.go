@@ -88,7 +88,7 @@ func init() {
 			// check's contract: a config that does not compile is a
 			// config error (2), never a denial (1).
 			if le, ok := errors.AsType[*compiler.LintError](err); ok {
-				printDiagnostics(g, le.Diagnostics)
+				printFindings(g, le.Diagnostics, le.Root, le.Files)
 				return "", nil, fail(exitUsage, err)
 			}
 			if res == nil {

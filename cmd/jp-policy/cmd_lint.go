@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/atomicfile"
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/lint"
@@ -22,6 +26,8 @@ type LintCmd struct {
 	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused." placeholder:"ID" completion:"rule"`
 	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path" placeholder:"FILE"`
 	Quiet     bool     `short:"q" help:"Report only the findings that fail the run: errors, and warnings with --strict."`
+	Fix       bool     `help:"Apply the mechanical fixes (JP110, JP115, JP125) to the config files in the workspace, keeping comments and layout, then report what is left."`
+	Portable  bool     `help:"Report the findings that depend on this machine's symlinks and approvals (JP105, JP106, JP124) as info, so CI and every developer get the same exit status."`
 }
 
 // Run loads the config, lints it and prints the findings.
@@ -38,16 +44,14 @@ func (c *LintCmd) Run(g *Globals) error {
 		return fail(exitIntern, err)
 	}
 	l, err := config.Load(config.Options{Workspace: c.Workspace, Cwd: cwd, Cfg: c.Cfg})
-	base := cwd
-	if l != nil && l.Root != "" {
-		base = l.Root
-	}
-	ropts := report.Options{Base: base, Home: home, Color: g.colorize(g.Stdout), Version: version}
+	root, files := "", map[string][]byte(nil)
 	if l != nil {
-		ropts.Files = l.Files
+		root, files = l.Root, l.Files
 	}
+	ropts := lintReportOptions(g, g.Stdout, c.Format, root, files)
 	if err != nil {
 		if list, ok := errors.AsType[diag.List](err); ok {
+			list = lint.WithHelp(list)
 			// Machine formats still get a well-formed report on stdout, so a
 			// CI upload shows the syntax error; people read it on stderr.
 			if c.Format != "text" {
@@ -61,25 +65,33 @@ func (c *LintCmd) Run(g *Globals) error {
 		return fail(exitUsage, err)
 	}
 
-	opts := lint.Options{Ignore: c.Ignore, Home: home, Getenv: os.Getenv}
-	var extra []diag.Diagnostic
-	path := c.Approvals
-	if path == "" {
-		path, err = approvals.DefaultPath(l.Root, os.Getenv)
+	ds, err := c.run(l, home)
+	if err != nil {
+		return err
 	}
-	if err == nil && path != "" {
-		store, ds, err := approvals.Load(path)
+	if c.Fix {
+		fixed, err := c.fix(g, l, ds)
 		if err != nil {
-			return fail(exitUsage, fmt.Errorf("approvals store: %w", err))
+			return err
 		}
-		extra = ds
-		opts.Approvals = store
-		if c.Approvals != "" {
-			opts.ApprovalsFile = path
+		if fixed {
+			// Report what is left, as ruff does: load and lint again.
+			if l, err = config.Load(config.Options{Workspace: c.Workspace, Cwd: cwd, Cfg: c.Cfg}); err != nil {
+				return fail(exitIntern, fmt.Errorf("the fixed config does not load (please report this): %w", err))
+			}
+			ropts.Files = l.Files
+			if ds, err = c.run(l, home); err != nil {
+				return err
+			}
 		}
 	}
-	ds := append(lint.Run(l, opts), extra...)
-	lint.Sort(ds)
+	if c.Portable {
+		for i := range ds {
+			if lint.PerMachine(ds[i].Rule) {
+				ds[i].Severity = diag.Info
+			}
+		}
+	}
 
 	var failing []diag.Diagnostic
 	for _, d := range ds {
@@ -98,6 +110,86 @@ func (c *LintCmd) Run(g *Globals) error {
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// run lints a loaded config against the approvals store in use.
+func (c *LintCmd) run(l *config.Loaded, home string) ([]diag.Diagnostic, error) {
+	opts := lint.Options{Ignore: c.Ignore, Home: home, Getenv: os.Getenv}
+	var extra []diag.Diagnostic
+	var err error
+	path := c.Approvals
+	if path == "" {
+		path, err = approvals.DefaultPath(l.Root, os.Getenv)
+	}
+	if err == nil && path != "" {
+		store, ds, err := approvals.Load(path)
+		if err != nil {
+			return nil, fail(exitUsage, fmt.Errorf("approvals store: %w", err))
+		}
+		extra = ds
+		opts.Approvals = store
+		if c.Approvals != "" {
+			opts.ApprovalsFile = path
+		}
+	}
+	ds := append(lint.Run(l, opts), extra...)
+	diag.Sort(ds)
+	return ds, nil
+}
+
+// fix applies the findings' fixes to the files of the workspace (a global
+// config or a --cfg file elsewhere is the user's, not the project's, and
+// is left alone) and says on stderr what it changed. It reports whether
+// any file was written.
+func (c *LintCmd) fix(g *Globals, l *config.Loaded, ds []diag.Diagnostic) (bool, error) {
+	var mine []diag.Diagnostic
+	for _, d := range ds {
+		if d.Fix != nil && len(d.Fix.Edits) > 0 && inDir(l.Root, d.Fix.Edits[0].Pos.File) {
+			mine = append(mine, d)
+		}
+	}
+	out, n := lint.ApplyFixes(l.Files, mine)
+	names := make([]string, 0, len(out))
+	for name := range out {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		perm := os.FileMode(0o644)
+		if fi, err := os.Stat(name); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		if err := atomicfile.Write(name, out[name], perm); err != nil {
+			return false, fail(exitIntern, fmt.Errorf("writing the fix: %w", err))
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(g.Stderr, "fixed %d finding(s) in %d file(s)\n", n, len(out))
+	}
+	return len(out) > 0, nil
+}
+
+// inDir reports whether file lies inside dir.
+func inDir(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && dir != "" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// lintReportOptions: text and JSON name files relative to the working
+// directory, like every other command; SARIF and GitHub annotations name
+// them relative to the repository root, which code scanning and the
+// Actions UI resolve them against, so they land on the right file when the
+// workspace is a sub-directory of the repository.
+func lintReportOptions(g *Globals, w io.Writer, format, root string, files map[string][]byte) report.Options {
+	o := findingOptions(g, w, root, files)
+	if format == "sarif" || format == "github" {
+		start := root
+		if start == "" {
+			start = o.Base
+		}
+		o.Base = report.RepoRoot(start)
+	}
+	return o
 }
 
 func render(w io.Writer, format string, ds []diag.Diagnostic, o report.Options) error {

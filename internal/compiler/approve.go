@@ -36,11 +36,12 @@ func runLint(l *config.Loaded, store *approvals.Store, opts *Options) []diag.Dia
 	home, _ := os.UserHomeDir()
 	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: store.Path()})
 	// Broken links and unapproved targets are the compiler's own business:
-	// it prompts, or drops the rule with a warning naming the command to
-	// approve it, so lint's JP105/JP106 would say the same thing twice.
+	// it prompts, or drops the rule with a warning under the same ID and
+	// at the same place, naming the command to approve it; lint's
+	// JP105/JP106/JP124, computed before any prompt, would say it twice.
 	out := all[:0]
 	for _, d := range all {
-		if d.Rule != "JP105" && d.Rule != "JP106" {
+		if d.Rule != "JP105" && d.Rule != "JP106" && d.Rule != "JP124" {
 			out = append(out, d)
 		}
 	}
@@ -68,7 +69,7 @@ func approveExternal(opts *Options, root string, names []string,
 			}
 			u := uses[br.Bound.Lexical]
 			if u == nil {
-				u = &externalUse{target: br.Bound.Abs, pos: br.Src.Pos}
+				u = &externalUse{target: br.Bound.Abs, pos: keyPos(br.Src.Pos, br.Src.Keys, "path")}
 				uses[br.Bound.Lexical] = u
 			}
 			u.grants = append(u.grants, ToolGrant{Tool: name, Caps: capsOf(br.Src)})
@@ -133,7 +134,7 @@ func dropWarning(rp string, u *externalUse, prev, reason string) diag.Diagnostic
 	return diag.Diagnostic{
 		Pos:      u.pos,
 		Severity: diag.Warning,
-		Rule:     "compile",
+		Rule:     "JP106", // lint's external-unapproved, at the same place
 		Message:  fmt.Sprintf("external rule %q -> %s dropped for %v: %s", rp, u.target, tools, reason),
 		Help:     fmt.Sprintf("if you trust this target, run `jp-policy approvals approve %s` (or compile on a terminal to be asked), then compile again", rp),
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -47,19 +48,24 @@ func bindAll(root string, l *config.Loaded, names []string) (map[string][]boundR
 				warns = append(warns, diag.Diagnostic{
 					Pos:      keyPos(r.Pos, r.Keys, "path"),
 					Severity: diag.Warning,
-					Rule:     "compile",
+					Rule:     lint.BindErrorRule(res.Err), // JP105, as lint says
 					Message:  fmt.Sprintf("tool %s: external rule %q dropped: %v", name, r.Path, res.Err),
 					Help:     "create the symlink (or use `jp-policy mount`) and compile again; until then the tool has no access there",
 				})
 				rules = append(rules, boundRule{Src: r, Drop: true})
 				continue
 			}
+			id := lint.BindErrorRule(res.Err)
+			help := "see `jp-policy rules " + id + "` for how to fix this rule"
+			if rule, ok := lint.Lookup(id); ok {
+				help = rule.Fix
+			}
 			return nil, nil, diag.List{{
 				Pos:      keyPos(r.Pos, r.Keys, "path"),
 				Severity: diag.Error,
-				Rule:     "compile",
+				Rule:     id,
 				Message:  fmt.Sprintf("tool %s: rule path %q: %v", name, r.Path, res.Err),
-				Help:     "see `jp-policy lint` for how to fix this rule",
+				Help:     help,
 			}}
 		}
 		out[name] = rules
@@ -72,8 +78,9 @@ func isBrokenLink(err error) bool {
 	return errors.As(err, &re) && re.Kind == policy.RuleBrokenLink
 }
 
-// keyPos returns the position of key inside a rule, or the rule's own
-// position when the key was not written.
+// keyPos returns the span of key's value inside a rule (where lint puts
+// its caret too), or the rule's own position when the key was not
+// written.
 func keyPos(p diag.Position, keys config.Keys, key string) diag.Position {
 	if kp, ok := keys[key]; ok {
 		return kp

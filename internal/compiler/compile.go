@@ -45,6 +45,10 @@ func (o *Options) getenv(key string) string {
 // LintError is returned when lint finds errors: compile refuses to write.
 type LintError struct {
 	Diagnostics []diag.Diagnostic
+	// Root and Files are the workspace root and the config bytes, so the
+	// findings can be printed with source excerpts, as lint prints them.
+	Root  string
+	Files map[string][]byte
 }
 
 func (e *LintError) Error() string {
@@ -88,8 +92,8 @@ func Build(opts Options) (*Result, error) {
 	findings := runLint(l, store, &opts)
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
-		sortDiags(diags)
-		return nil, &LintError{Diagnostics: diags}
+		diag.Sort(diags)
+		return nil, &LintError{Diagnostics: diags, Root: root, Files: l.Files}
 	}
 
 	if opts.prepareOut {
@@ -153,7 +157,7 @@ func Build(opts Options) (*Result, error) {
 		}
 		files[artifact.ExecFile(name)] = b
 	}
-	sortDiags(diags)
+	diag.Sort(diags)
 	p.Warnings = diags
 	b, err := marshalJSON(p)
 	if err != nil {
@@ -191,25 +195,6 @@ func localTools(l *config.Loaded) []string {
 
 func isLocal(source string) bool {
 	return source == "local" || strings.HasPrefix(source, "local.")
-}
-
-func sortDiags(ds []diag.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Pos, ds[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		if ds[i].Rule != ds[j].Rule {
-			return ds[i].Rule < ds[j].Rule
-		}
-		return ds[i].Message < ds[j].Message
-	})
 }
 
 // ErrUnknownTool is returned by ToolPolicy for a name no layer configures.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -82,7 +83,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 
 	fmt.Fprintln(w, "\n  filesystem (longest matching path wins; ties go to the later rule; no match is denied):")
 	if len(t.Access.FS) == 0 {
-		fmt.Fprintln(w, "    (no rules) the whole workspace, every capability, confined to the workspace")
+		fmt.Fprintf(w, "    (no rules) the compiled policy %s\n", lint.EnforcedWhenEmpty("fs"))
 	}
 	for i, r := range t.Access.FS {
 		path := r.LexicalPath
@@ -96,10 +97,14 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 	}
 
 	fmt.Fprintln(w, "\n  network (host exact; port defaults to the scheme's; longest match wins; no match is denied):")
-	if len(t.Access.Net) == 0 {
-		fmt.Fprintln(w, "    (no rules) unrestricted for the tool's own checks; the OS layer denies all TCP")
+	net := t.Access.Net
+	if len(net) == 0 || (len(net) == 1 && net[0].Host == policy.DenyNetHost && !net[0].Allow) {
+		// No net rules written: say what is enforced, not the
+		// placeholder rule that makes JP's own check deny too.
+		fmt.Fprintf(w, "    (no rules) the compiled policy %s\n", lint.EnforcedWhenEmpty("net"))
+		net = nil
 	}
-	for i, r := range t.Access.Net {
+	for i, r := range net {
 		verdict := "deny"
 		if r.Allow {
 			verdict = "allow"
@@ -108,6 +113,13 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 	}
 
 	fmt.Fprintln(w, "\n  environment (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ... always pass unless a rule denies them):")
+	written := false
+	for _, o := range t.Origins {
+		written = written || o.Kind == "env"
+	}
+	if !written {
+		fmt.Fprintf(w, "    (no rules) the compiled policy %s:\n", lint.EnforcedWhenEmpty("env"))
+	}
 	for i, r := range t.Access.Env {
 		verdict := "deny"
 		if r.Read {
@@ -133,7 +145,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 				for _, a := range c.Args {
 					alts = append(alts, strings.Join(a, " "))
 				}
-				args = "arguments starting with: " + strings.Join(alts, " | ")
+				args = "arguments exactly (a final ** matches any rest): " + strings.Join(alts, " | ")
 			}
 			fmt.Fprintf(w, "    %-12s %s   %s\n", p, args, origin("commands", 0, p))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -59,7 +60,7 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 					// approveExternal warned once for the workspace; the
 					// tool's own page in explain says it too.
 					notes = append(notes, diag.Diagnostic{
-						Pos: br.Src.Pos, Severity: diag.Warning, Rule: "compile",
+						Pos: keyPos(br.Src.Pos, br.Src.Keys, "path"), Severity: diag.Warning, Rule: "JP106",
 						Message: fmt.Sprintf("external rule %q dropped: its target %s is not approved", br.Bound.Lexical, br.Bound.Abs),
 						Help:    fmt.Sprintf("run `jp-policy approvals approve %s`, then compile again", br.Bound.Lexical),
 					})
@@ -79,8 +80,8 @@ func buildTool(root string, t *config.Tool, rules []boundRule, approved map[stri
 			acc.FS = policy.DenyAllFS()
 			grants = []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}}
 			diags = append(diags, diag.Diagnostic{
-				Pos: a.Pos, Severity: diag.Warning, Rule: "compile",
-				Message: fmt.Sprintf("tool %s: every fs rule was dropped; the tool gets no filesystem access", t.Name),
+				Pos: lint.FSAllDroppedPos(a.FSDecl, a.Pos), Severity: diag.Warning, Rule: "JP124",
+				Message: fmt.Sprintf("every fs rule of tool %q was dropped (broken or unapproved external mounts), so the compiled policy gives it no filesystem access", t.Name),
 				Help:    "approve or fix the external rules above, then compile again",
 			})
 		case len(a.FS) == 0:

@@ -73,7 +73,8 @@ func (ld *loader) cfgAssign(arg, file, key string, raw, merge bool, col int, val
 		if e.v == nil {
 			if e.key[0] == "access" {
 				ld.emit(diag.Diagnostic{Pos: diag.Position{File: file, Line: 1, Col: 1}, Severity: diag.Warning,
-					Message: fmt.Sprintf("unsupported key %q in --cfg %s; ignored", strings.Join(e.key, "."), arg)})
+					Message: fmt.Sprintf("unsupported key %q in --cfg %s; ignored", strings.Join(e.key, "."), arg),
+					Help:    "set access rules through --cfg as a whole file (--cfg FILE) or one rule list, as docs/config.md#--cfg shows"})
 			}
 			continue
 		}
@@ -144,7 +145,8 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 		} else {
 			msg += ", and no layer sets config_load_paths"
 		}
-		return diag.List{{Pos: at, Severity: diag.Error, Message: msg}}
+		return diag.List{{Pos: at, Severity: diag.Error, Message: msg,
+			Help: "give a path to an existing file, or the name of a file in a directory listed in config_load_paths"}}
 	}
 	for _, m := range matches {
 		if err := ld.file(LayerCfg, m, "", at, nil); err != nil {

@@ -16,7 +16,7 @@ import (
 func ruleKeys(n *tomlpos.Node) Keys {
 	k := make(Keys, len(n.Keys))
 	for _, name := range n.Keys {
-		k[name] = n.Fields[name].KeyPos
+		k[name] = n.Fields[name].Pos
 	}
 	return k
 }

@@ -80,7 +80,8 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 					continue // JP keys jp-policy does not model, such as style
 				}
 				ld.emit(diag.Diagnostic{Pos: envPos(name, 1), Severity: diag.Warning,
-					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(e.key, "."))})
+					Message: fmt.Sprintf("unsupported key %q for a JP_CFG_ variable; ignored", strings.Join(e.key, ".")),
+					Help:    "jp-policy reads access, source and enable from JP_CFG_ variables; put other keys in a config file, or unset the variable"})
 				continue
 			}
 			envSet(root, name, append([]string{"conversation", "tools", e.tool}, e.key...), e)

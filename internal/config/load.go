@@ -105,7 +105,8 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		switch {
 		case errors.As(err, &idErr):
 			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
-				Message: idErr.Error() + "; the user-workspace config layer is skipped"})
+				Message: idErr.Error() + "; the user-workspace config layer is skipped",
+				Help:    "JP writes .jp/.id when it first runs in a workspace: delete the malformed file and run jp once to recreate it"})
 		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
 			// No .jp/.id (JP has not run here yet) or no home: no layer.
 		default:

@@ -52,11 +52,11 @@ commands.git = { args = [["status"]] }
 	}
 	tool := l.Tools["t"]
 	cfg := filepath.Join(ws, ".jp", "config.toml")
-	if tool.Source.Pos != (diag.Position{File: cfg, Line: 3, Col: 1}) {
+	if tool.Source.Pos.Start() != (diag.Position{File: cfg, Line: 3, Col: 1}) {
 		t.Errorf("source pos %v", tool.Source.Pos)
 	}
 	a := tool.Access
-	if a.Pos != (diag.Position{File: cfg, Line: 5, Col: 24}) {
+	if a.Pos.Start() != (diag.Position{File: cfg, Line: 5, Col: 24}) {
 		t.Errorf("access pos %v", a.Pos)
 	}
 	r := a.FS[0]

@@ -33,10 +33,16 @@ func newMerger(l *Loaded) *merger {
 // written is where a key-value was written: its key, or the value when the
 // key is unknown (array elements).
 func written(n *tomlpos.Node) diag.Position {
-	if !n.KeyPos.IsZero() {
-		return n.KeyPos
+	if n.KeyPos.IsZero() {
+		return n.Pos
 	}
-	return n.Pos
+	// The whole declaration, `net = []`: from the key to the end of its
+	// value (or of the [[header]] that declared it).
+	p := n.KeyPos
+	if v := n.Pos; v.File == p.File && v.HasEnd() && (v.EndLine > p.EndLine || (v.EndLine == p.EndLine && v.EndCol > p.EndCol)) {
+		p.EndLine, p.EndCol = v.EndLine, v.EndCol
+	}
+	return p
 }
 
 func (m *merger) apply(root *tomlpos.Node) {

@@ -129,8 +129,9 @@ type Replacement struct {
 	Dropped []diag.Position // the rules it dropped, oldest first
 }
 
-// Keys maps each key written inside a rule to the position of the key, so
-// a diagnostic can put its caret under `external` rather than the table.
+// Keys maps each key written inside a rule to the span of its value, as
+// the parser recorded it, so a diagnostic can underline `"/etc"` in
+// `path = "/etc"` rather than the whole table.
 type Keys map[string]diag.Position
 
 // FsRule is one `access.fs` entry as written (before canonicalisation).

@@ -37,17 +37,6 @@ func RelPos(p diag.Position, base string) diag.Position {
 	return p
 }
 
-// FormatDiagnostic renders `file:line:col: severity: message [ID]` with
-// the file relative to base, plus an indented help line.
-func FormatDiagnostic(d diag.Diagnostic, base string) string {
-	d.Pos = RelPos(d.Pos, base)
-	s := d.String()
-	if d.Help != "" {
-		s += "\n    help: " + d.Help
-	}
-	return s
-}
-
 // PrintOptions selects what WriteText and WriteJSON print.
 type PrintOptions struct {
 	Tool    string // "" = every tool

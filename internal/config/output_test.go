@@ -24,12 +24,6 @@ func TestRelPos(t *testing.T) {
 			t.Errorf("%s: %s", tc.in, got.File)
 		}
 	}
-	d := diag.Diagnostic{Pos: diag.Position{File: filepath.Join(base, "a.toml"), Line: 3, Col: 4}, Severity: diag.Error,
-		Rule: RuleUnknownKey, Message: `unknown key "raed" in an access.fs rule`, Help: `did you mean "read"?`}
-	want := "a.toml:3:4: error: unknown key \"raed\" in an access.fs rule [JP003]\n    help: did you mean \"read\"?"
-	if got := FormatDiagnostic(d, base); got != want {
-		t.Errorf("got %q", got)
-	}
 }
 
 // TestJSONStable loads the same files twice and expects identical bytes:

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -18,4 +19,27 @@ func reportBindErrors(p *pass, kind policy.RuleErrorKind, key, help string) {
 				fmt.Sprintf("fs rule %q of tool %q: %s", b.rule.Path, tf.tool.Name, b.err.Msg), help)
 		}
 	}
+}
+
+// bindRules names the catalogue rule of each way binding an fs rule can
+// fail, so the compiler, which binds again on its own, reports a failure
+// under the same ID as lint.
+var bindRules = map[policy.RuleErrorKind]string{
+	policy.RuleExternalInsideWorkspace: "JP101",
+	policy.RuleNotWorkspaceRelative:    "JP103",
+	policy.RuleNestedUnderExternal:     "JP104",
+	policy.RuleBrokenLink:              "JP105",
+	policy.RuleInvalid:                 "JP120",
+}
+
+// BindErrorRule returns the rule ID lint reports err under (a
+// *policy.RuleError from binding an fs rule), or JP120 for any other
+// failure to bind.
+func BindErrorRule(err error) string {
+	if re, ok := errors.AsType[*policy.RuleError](err); ok {
+		if id, ok := bindRules[re.Kind]; ok {
+			return id
+		}
+	}
+	return "JP120"
 }

@@ -129,7 +129,7 @@ func (g *golden) run(t *testing.T) ([]diag.Diagnostic, string) {
 		if !ok {
 			t.Fatalf("load: %v", g.loadErr)
 		}
-		ds = list
+		ds = lint.WithHelp(list)
 	} else {
 		ds = lint.Run(g.loaded, lint.Options{Approvals: g.approvals, Home: g.home, Getenv: g.getenv})
 	}
@@ -207,6 +207,9 @@ func TestEveryRuleHasAGolden(t *testing.T) {
 			if d.Rule == id {
 				fired = true
 			}
+			if d.Help == "" {
+				t.Errorf("%s: a %s finding has no help: %s", file, d.Rule, d)
+			}
 		}
 		if !fired {
 			t.Errorf("%s: rule %s does not fire", file, id)
@@ -216,6 +219,18 @@ func TestEveryRuleHasAGolden(t *testing.T) {
 	for _, r := range lint.Rules() {
 		if !have[r.ID] && !r.Loader {
 			t.Errorf("rule %s has no golden case testdata/%s.txtar", r.ID, r.ID)
+		}
+	}
+}
+
+// TestEveryFindingHasHelp: every rule of the catalogue, the loader's
+// included, leaves a finding with a help line, written by the rule or
+// taken from its catalogue fix.
+func TestEveryFindingHasHelp(t *testing.T) {
+	for _, r := range lint.Rules() {
+		ds := lint.WithHelp([]diag.Diagnostic{{Rule: r.ID, Message: "m"}})
+		if ds[0].Help == "" {
+			t.Errorf("%s: no help", r.ID)
 		}
 	}
 }

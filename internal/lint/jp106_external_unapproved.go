@@ -24,11 +24,7 @@ func checkExternalUnapproved(p *pass) {
 			if b.err != nil || !b.external {
 				continue
 			}
-			var stored string
-			var found bool
-			if p.opts.Approvals != nil {
-				stored, found = p.opts.Approvals.Lookup(b.key)
-			}
+			stored, found := p.approvedTarget(b)
 			pos := p.valueOf(b.rule.Keys, "path", b.rule.Pos)
 			help := fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", b.key)
 			switch {

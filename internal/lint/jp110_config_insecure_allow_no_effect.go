@@ -29,9 +29,29 @@ func checkConfigInsecureAllow(p *pass) {
 			if _, ok := sensitiveConfigPath(r.Path); ok {
 				continue
 			}
-			p.report(p.valueOf(r.Keys, "write", r.Pos),
+			pos := p.valueOf(r.Keys, "write", r.Pos)
+			p.reportFix(pos,
 				fmt.Sprintf("write = \"insecure_allow\" on config path %q of tool %q has no effect: the path is not sensitive", r.Path, t.Name),
-				"use write = true")
+				"use write = true", p.insecureAllowFix(pos))
 		}
 	}
+}
+
+// insecureAllowFix writes `true` over the string, which means the same on
+// a path that is not sensitive; TOML and JSON spell it alike.
+func (p *pass) insecureAllowFix(pos diag.Position) *diag.Fix {
+	src, ok := p.l.Files[pos.File]
+	if !ok || pos.EndLine != pos.Line {
+		return nil
+	}
+	line, ok := lineOf(src, pos.Line)
+	runes := []rune(line)
+	if !ok || pos.EndCol-1 > len(runes) {
+		return nil
+	}
+	switch string(runes[pos.Col-1 : pos.EndCol-1]) {
+	case `"insecure_allow"`, `'insecure_allow'`:
+		return replaceSpan("write = true", pos, "true")
+	}
+	return nil
 }

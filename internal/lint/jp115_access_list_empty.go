@@ -2,6 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
@@ -10,9 +13,11 @@ func init() {
 	register(&Rule{
 		ID: "JP115", Name: "access-list-empty", Severity: diag.Warning, Suppressible: true,
 		Title: "`access.fs`, `access.net` or `access.env` is declared but empty",
-		Description: "Default-deny is per resource type and starts with the first rule (RFD 076): an empty list, including `{ strategy = \"replace\", value = [] }`, means unrestricted (within the workspace for fs). " +
-			"It reads like \"nothing allowed\" and grants the opposite.",
-		Fix:   "Add the rules the tool needs, or delete the empty declaration if unrestricted access is intended.",
+		Description: "An empty list, including `{ strategy = \"replace\", value = [] }`, is compiled as if the list were not declared, and that is not the same for each type. " +
+			"`fs = []` grants the whole workspace, every capability (confined to the workspace; RFD 076), which reads like \"nothing allowed\" and grants the opposite. " +
+			"`net = []` denies all network and `env = []` passes only RFD 075's minimal environment (PATH, HOME, USER, LANG and the locale variables): RFD 076 would read both as unrestricted, but the OS sandbox of RFD 075 cannot express that, so jp-policy enforces RFD 075's default (README, \"Where the RFDs differ\"). " +
+			"Either way the empty declaration says nothing the compiled policy does not already do, and it may have been meant as the opposite.",
+		Fix:   "Add the rules the tool needs, or delete the empty declaration (`jp-policy lint --fix` does), which compiles to the same policy.",
 		check: checkAccessListEmpty,
 	})
 }
@@ -29,18 +34,60 @@ func checkAccessListEmpty(p *pass) {
 			decl  []diag.Position
 			means string
 		}{
-			{"fs", len(a.FS), a.FSDecl, "unrestricted file access within the workspace"},
-			{"net", len(a.Net), a.NetDecl, "unrestricted network access"},
-			{"env", len(a.Env), a.EnvDecl, "every environment variable the tool is given"},
+			{"fs", len(a.FS), a.FSDecl, EnforcedWhenEmpty("fs")},
+			{"net", len(a.Net), a.NetDecl, EnforcedWhenEmpty("net")},
+			{"env", len(a.Env), a.EnvDecl, EnforcedWhenEmpty("env")},
 		}
 		for _, l := range lists {
 			if l.n > 0 || len(l.decl) == 0 {
 				continue
 			}
 			// The last declaration is the one that left the list empty.
-			p.report(l.decl[len(l.decl)-1],
-				fmt.Sprintf("access.%s of tool %q is declared but holds no rule, which means %s", l.name, t.Name, l.means),
-				fmt.Sprintf("add the %s rules the tool needs, or remove the empty declaration if that is intended", l.name))
+			p.reportFix(l.decl[len(l.decl)-1],
+				fmt.Sprintf("access.%s of tool %q is declared but holds no rule, so the compiled policy %s", l.name, t.Name, l.means),
+				fmt.Sprintf("add the %s rules the tool needs, or remove the empty declaration, which compiles to the same policy", l.name),
+				p.emptyListFix(l.name, l.decl))
 		}
 	}
+}
+
+// EnforcedWhenEmpty says what the compiled policy does for a tool whose
+// access list of the given type ("fs", "net" or "env") holds no rule. It
+// is the one wording lint, explain and the docs use, and the agreement
+// test holds it against what check answers for the compiled policy.
+func EnforcedWhenEmpty(list string) string {
+	switch list {
+	case "fs":
+		return "grants the whole workspace, every capability (confined to the workspace)"
+	case "net":
+		return "denies all network access"
+	case "env":
+		return "passes only the minimal environment (PATH, HOME, USER, LANG and the locale variables)"
+	}
+	return "applies RFD 075's default"
+}
+
+// emptyListKey matches a line that only declares an empty list with the
+// default (append) strategy: `net = []`, `access.env = [ ]  # comment`.
+var emptyListKey = regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+
+// emptyListFix deletes the declarations of an empty list when every one
+// of them is a `name = []` line of a TOML file: appending nothing changes
+// no merged list, so the compiled policy stays the same. Any other form
+// (`{ strategy = "replace", value = [] }`, which also drops what earlier
+// layers wrote) is left to the author.
+func (p *pass) emptyListFix(name string, decls []diag.Position) *diag.Fix {
+	fix := &diag.Fix{Message: "remove the empty access." + name + " declaration"}
+	for _, d := range decls {
+		src, ok := p.l.Files[d.File]
+		if !ok || !strings.EqualFold(filepath.Ext(d.File), ".toml") || d.EndLine != d.Line {
+			return nil
+		}
+		line, ok := lineOf(src, d.Line)
+		if m := emptyListKey.FindStringSubmatch(line); !ok || m == nil || m[1] != name {
+			return nil
+		}
+		fix.Edits = append(fix.Edits, deleteLines("", d.File, d.Line, d.Line).Edits...)
+	}
+	return fix
 }

@@ -11,9 +11,9 @@ func init() {
 	register(&Rule{
 		ID: "JP121", Name: "command-args-empty", Severity: diag.Warning, Suppressible: true,
 		Title: "A command rule with `args = []` can never run",
-		Description: "`args` lists the argument prefixes a program may be run with (RFD 075); without `args` any arguments are allowed. " +
+		Description: "`args` lists the argument lists a program may be run with (RFD 075): each entry must match the whole argument list element by element, and only a final `\"**\"` matches any rest; without `args` any arguments are allowed. " +
 			"An empty list allows no invocation at all, which is rarely what the author meant: to deny a program, leave it out of `access.commands` once the map is declared.",
-		Fix:   "List the allowed argument prefixes (`args = [[\"status\"], [\"log\", \"**\"]]`), remove `args` to allow any, or remove the program.",
+		Fix:   "List the allowed argument patterns (`args = [[\"status\"], [\"log\", \"**\"]]` allows `git status` and `git log` with any arguments), remove `args` to allow any, or remove the program.",
 		check: checkCommandArgsEmpty,
 	})
 }
@@ -25,6 +25,6 @@ func checkCommandArgsEmpty(p *pass) {
 		}
 		p.report(p.valueOf(c.Keys, "args", c.Pos),
 			fmt.Sprintf("command %q of tool %q has args = [], so it can never be run", prog, t.Name),
-			"list the allowed argument prefixes, remove args to allow any, or remove the program")
+			"list the allowed argument patterns (a final \"**\" matches any rest), remove args to allow any, or remove the program")
 	})
 }

@@ -118,3 +118,13 @@ func Describe(r Rule) string {
 	return fmt.Sprintf("%s %s (%s)\n\n%s\n\n%s\n\nFix: %s\n\nSeverity: %s. Reported by: %s. Suppressible: %s.\n",
 		r.ID, r.Name, r.Severity, r.Title, r.Description, r.Fix, r.Severity, origin, sup)
 }
+
+// perMachine lists the rules whose findings depend on this machine's
+// symlinks and approvals (RFD D43 keeps approvals per user and machine),
+// so CI and a developer's machine can disagree about them.
+var perMachine = map[string]bool{"JP105": true, "JP106": true, "JP124": true}
+
+// PerMachine reports whether findings of rule id depend on this machine's
+// state: `lint --portable` reports them as info, and a suppression of one
+// is never reported as unused.
+func PerMachine(id string) bool { return perMachine[normalizeID(id)] }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,6 +51,12 @@ func (p *pass) report(pos diag.Position, msg, help string, related ...diag.Relat
 	})
 }
 
+// reportFix records a finding with a mechanical fix (nil for none).
+func (p *pass) reportFix(pos diag.Position, msg, help string, fix *diag.Fix) {
+	p.report(pos, msg, help)
+	p.out[len(p.out)-1].Fix = fix
+}
+
 // Run checks a loaded config and returns every finding, the loader's
 // diagnostics included, sorted by file, line, column and rule. Suppressed
 // findings are left out; malformed suppressions are reported.
@@ -72,31 +79,11 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 		rr.check(p)
 		all = append(all, p.out...)
 	}
-	all = preferSpecific(all)
+	all = WithHelp(oneFinding(all))
 	sup := parseSuppressions(l.Files)
 	all = sup.apply(all, opts.Ignore)
-	Sort(all)
+	diag.Sort(all)
 	return dedupe(all)
-}
-
-// Sort orders findings by file, line, column, rule and message.
-func Sort(ds []diag.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
 }
 
 // dedupe drops exact repeats, which arise when one file is merged into
@@ -165,87 +152,76 @@ func sourceKind(s string) string {
 	return "local"
 }
 
-// valuePos moves a key's position to the start of its value on the same
-// line (`path = "/etc"` puts the caret under `"/etc"`), so the caret marks
-// what is wrong. It returns pos unchanged when the line does not read
-// `key = value` from there.
-func (p *pass) valuePos(pos diag.Position) diag.Position {
-	src, ok := p.l.Files[pos.File]
-	if !ok || pos.Line <= 0 || pos.Col <= 0 {
-		return pos
-	}
-	line := nthLine(src, pos.Line)
-	runes := []rune(line)
-	i := pos.Col - 1
-	for i < len(runes) && runes[i] != '=' {
-		if runes[i] == '\n' || runes[i] == '#' || runes[i] == '"' || runes[i] == '\'' {
-			return pos
-		}
-		i++
-	}
-	if i >= len(runes) {
-		return pos
-	}
-	i++
-	for i < len(runes) && (runes[i] == ' ' || runes[i] == '\t') {
-		i++
-	}
-	if i >= len(runes) {
-		return pos
-	}
-	pos.Col = i + 1
-	return pos
-}
-
-// valueOf is keyPos followed by valuePos.
+// valueOf returns the span of key's value inside a rule, as the parser
+// recorded it (`path = "/etc"` underlines `"/etc"`), or fallback when the
+// key was not written.
 func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) diag.Position {
-	kp, ok := keys[key]
-	if !ok || kp.IsZero() {
-		return fallback
+	if kp, ok := keys[key]; ok && !kp.IsZero() {
+		return kp
 	}
-	return p.valuePos(kp)
+	return fallback
 }
 
-func nthLine(src []byte, n int) string {
-	for i := 1; i < n; i++ {
-		j := indexByte(src, '\n')
-		if j < 0 {
-			return ""
-		}
-		src = src[j+1:]
-	}
-	if j := indexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	return strings.TrimSuffix(string(src), "\r")
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
-}
-
-// preferSpecific drops a loader schema finding (JP002) when a lint rule
-// reports an error at the very same position: both describe one problem,
-// and the lint rule's message is the more specific one and carries a fix.
-// Neither is suppressible, so nothing unsafe can hide behind this.
-func preferSpecific(ds []diag.Diagnostic) []diag.Diagnostic {
+// oneFinding keeps one finding per mistake. A value with the wrong type
+// or shape is reported by the loader (JP002, JP003); the decoders then
+// leave it out, which can make a lint rule see an empty list (JP115) or an
+// empty args (JP121) where the user wrote something else. So a lint
+// finding whose span holds a loader error is dropped, except a lint error
+// at the very same place: both describe one problem, and the lint rule's
+// message is the more specific one and carries a fix, so the loader's
+// JP002 goes instead. Every finding involved is an error the compiler
+// refuses too, so nothing unsafe can hide behind this.
+func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
+	var loader []diag.Position
 	specific := map[diag.Position]bool{}
 	for _, d := range ds {
-		if r, ok := registry[d.Rule]; ok && !r.Loader && d.Severity == diag.Error {
-			specific[d.Pos] = true
+		r, ok := registry[d.Rule]
+		switch {
+		case ok && r.Loader && d.Severity == diag.Error:
+			loader = append(loader, d.Pos)
+		case ok && !r.Loader && d.Severity == diag.Error:
+			specific[d.Pos.Start()] = true
 		}
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if d.Rule == "JP002" && specific[d.Pos] {
+		r, ok := registry[d.Rule]
+		switch {
+		case d.Rule == "JP002" && specific[d.Pos.Start()]:
+			continue
+		case ok && !r.Loader && !(d.Severity == diag.Error && slices.ContainsFunc(loader, func(p diag.Position) bool { return p.Start() == d.Pos.Start() })) &&
+			slices.ContainsFunc(loader, func(p diag.Position) bool { return contains(d.Pos, p) }):
 			continue
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// contains reports whether p starts inside the span of outer (same file,
+// from outer's start up to its end).
+func contains(outer, p diag.Position) bool {
+	if outer.File != p.File || !outer.HasEnd() || p.Line == 0 {
+		return false
+	}
+	after := p.Line > outer.Line || (p.Line == outer.Line && p.Col >= outer.Col)
+	before := p.Line < outer.EndLine || (p.Line == outer.EndLine && p.Col < outer.EndCol)
+	return after && before
+}
+
+// WithHelp gives every finding a fix: one without its own help (the
+// loader's syntax and schema errors) gets its rule's catalogue Fix, so
+// each finding any command prints ends with a `help:` line.
+func WithHelp(ds []diag.Diagnostic) []diag.Diagnostic {
+	for i := range ds {
+		if ds[i].Help != "" {
+			continue
+		}
+		if r, ok := registry[normalizeID(ds[i].Rule)]; ok {
+			// In the lower-case, unpunctuated style of the rules' own help.
+			h := strings.TrimSuffix(r.Fix, ".")
+			ds[i].Help = strings.ToLower(h[:1]) + h[1:]
+		}
+	}
+	return ds
 }

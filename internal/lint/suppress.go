@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
@@ -24,8 +25,13 @@ const directive = "jp-policy:"
 type suppression struct {
 	file     string
 	line     int // of the comment
+	col      int // of the `#`
 	from, to int // covered lines, inclusive
 	ids      []string
+	used     map[string]bool // IDs that hid a finding in this run
+	text     string          // the comment line as written
+	indent   string
+	reason   string
 }
 
 type suppressions struct {
@@ -75,7 +81,7 @@ func (s *suppressions) scan(file string, src []byte, yaml bool) {
 		if !strings.HasPrefix(text, directive) {
 			continue
 		}
-		col := ln.comment + 1
+		col := utf8.RuneCountInString(ln.text[:ln.comment]) + 1
 		body := strings.TrimSpace(strings.TrimPrefix(text, directive))
 		verb, rest, _ := strings.Cut(body, " ")
 		if verb != "ignore" {
@@ -115,7 +121,8 @@ func (s *suppressions) scan(file string, src []byte, yaml bool) {
 			s.problem(file, i+1, col, "suppression is not followed by a table, rule or key", "put the comment on the line directly above what it should cover")
 			continue
 		}
-		s.list = append(s.list, suppression{file: file, line: i + 1, from: from, to: to, ids: good})
+		s.list = append(s.list, suppression{file: file, line: i + 1, col: col, from: from, to: to, ids: good,
+			used: map[string]bool{}, text: strings.TrimSuffix(ln.text, "\r"), indent: ln.text[:ln.comment], reason: strings.TrimSpace(reason)})
 	}
 }
 
@@ -190,6 +197,44 @@ func (s suppressions) apply(ds []diag.Diagnostic, ignore []string) []diag.Diagno
 			out = append(out, d)
 		}
 	}
+	for _, d := range s.unused() {
+		if !s.hides(d, ign) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// unused reports every suppression that hid nothing (ruff's RUF100), with
+// a fix that removes the comment, or only the IDs that were not needed.
+func (s suppressions) unused() []diag.Diagnostic {
+	r := registry[unusedSuppressionID]
+	var out []diag.Diagnostic
+	for _, sp := range s.list {
+		var idle, kept []string
+		for _, id := range sp.ids {
+			if sp.used[id] || PerMachine(id) {
+				kept = append(kept, id)
+			} else {
+				idle = append(idle, id)
+			}
+		}
+		if len(idle) == 0 {
+			continue
+		}
+		pos := diag.Position{File: sp.file, Line: sp.line, Col: sp.col, EndLine: sp.line, EndCol: utf8.RuneCountInString(sp.text) + 1}
+		fix := deleteLines("remove the suppression", sp.file, sp.line, sp.line)
+		if len(kept) > 0 {
+			fix = replaceSpan("remove "+strings.Join(idle, ", ")+" from the suppression",
+				diag.Position{File: sp.file, Line: sp.line, Col: 1, EndLine: sp.line, EndCol: utf8.RuneCountInString(sp.text) + 1},
+				sp.indent+"# "+directive+" ignore "+strings.Join(kept, ",")+" -- "+sp.reason)
+		}
+		out = append(out, diag.Diagnostic{
+			Pos: pos, Severity: r.Severity, Rule: r.ID, Fix: fix,
+			Message: fmt.Sprintf("suppression of %s hides nothing: no such finding in the lines it covers", strings.Join(idle, ", ")),
+			Help:    "remove it (`jp-policy lint --fix` does), or move it above the table, rule or key the finding is reported on",
+		})
+	}
 	return out
 }
 
@@ -198,16 +243,17 @@ func (s suppressions) hides(d diag.Diagnostic, ign map[string]bool) bool {
 	if !ok || !r.Suppressible {
 		return false
 	}
-	if ign[d.Rule] {
-		return true
-	}
+	hidden := false
 	for _, sp := range s.list {
 		if sp.file != d.Pos.File || d.Pos.Line < sp.from || d.Pos.Line > sp.to {
 			continue
 		}
 		if slices.Contains(sp.ids, d.Rule) {
-			return true
+			// Every covering comment that names the rule counts as used,
+			// so none of them is reported as unused.
+			sp.used[d.Rule] = true
+			hidden = true
 		}
 	}
-	return false
+	return hidden || ign[d.Rule]
 }

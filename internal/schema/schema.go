@@ -3,9 +3,9 @@ package schema
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/tomlquote"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -68,7 +68,7 @@ func validateWith(cs *compiledSchema, err error, root *tomlpos.Node) (out diag.L
 			}
 		}
 	}
-	sortDiags(out)
+	diag.Sort(out)
 	return out
 }
 
@@ -111,8 +111,34 @@ func mapError(cs *compiledSchema, root *tomlpos.Node, ve schemaViolation) diag.L
 	if f := friendly(path, kw, node); f != "" {
 		msg = f
 	}
-	return diag.List{{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
-		Message: fmt.Sprintf("%s: %s", dotted(path), msg)}}
+	d := diag.Diagnostic{Pos: node.Pos, Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("%s: %s", dotted(path), msg)}
+	if kw == "enum" && node != nil && node.Kind == tomlpos.String {
+		// `strategy = "replce"`: name the value that was meant.
+		if c := suggest.Closest(node.Str, enumChoices(ve.Message)); len(c) > 0 {
+			d.Help = fmt.Sprintf("did you mean %q?", c[0])
+		}
+	}
+	return diag.List{d}
+}
+
+// enumChoices reads the allowed strings back out of an enum violation's
+// message (`value must be one of "append", "prepend", "replace"`), whose
+// values the schema compiler wrote as JSON.
+func enumChoices(msg string) []string {
+	_, list, ok := strings.Cut(msg, "value must be ")
+	if !ok {
+		return nil
+	}
+	list = strings.TrimPrefix(list, "one of ")
+	var out []string
+	for v := range strings.SplitSeq(list, ", ") {
+		var s string
+		if json.Unmarshal([]byte(v), &s) == nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // friendly rewords the validator's messages where the raw one (a regular
@@ -229,17 +255,4 @@ func swapped(a, b string) bool {
 		i++
 	}
 	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-}
-
-func sortDiags(l diag.List) {
-	sort.SliceStable(l, func(i, j int) bool {
-		a, b := l[i].Pos, l[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }

@@ -2,20 +2,24 @@ package tomlpos
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
 
-// FuzzParse asserts the parsers never panic and that a successful parse
-// yields positions inside the document.
+// FuzzParse asserts the parsers never panic, that a successful parse
+// yields positions inside the document, and that every value's span
+// (Pos to its end) holds exactly that value: parsed again on its own, the
+// text reads back as the same value.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(sample))
 	f.Add([]byte(`{"a": [1, {"b": null}]}`))
 	f.Add([]byte("[[a.b]]\nc = { d = [[1], []] }\n"))
+	f.Add([]byte("\"é\" = [ # c\n 1,\n 'x', ]\nb = { c = \"\"\"\nm\"\"\" }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, parse := range []func(string, []byte) (*Node, error){ParseTOML, ParseJSON} {
+		for i, parse := range []func(string, []byte) (*Node, error){ParseTOML, ParseJSON} {
 			root, err := parse("f", data)
 			if err != nil {
 				if root != nil {
@@ -27,6 +31,9 @@ func FuzzParse(f *testing.F) {
 			walk = func(n *Node) {
 				if n.Pos.Line < 1 || n.Pos.Col < 1 {
 					t.Fatalf("bad position %v", n.Pos)
+				}
+				if n != root && n.origin != originArrayElem && (n.Kind != Table || n.origin == originInline) {
+					checkSpan(t, data, n, i == 1)
 				}
 				for _, c := range n.Fields {
 					walk(c)
@@ -79,4 +86,31 @@ func FuzzJSONAgreesWithDecoder(f *testing.F) {
 			t.Fatalf("ParseJSON rejected a valid object: %q: %v", data, mine)
 		}
 	})
+}
+
+// checkSpan re-parses the text n's span covers and wants n's value back.
+func checkSpan(t *testing.T, data []byte, n *Node, isJSON bool) {
+	t.Helper()
+	if !n.Pos.HasEnd() {
+		t.Fatalf("value without an end: %+v", n.Pos)
+	}
+	from, ok1 := Offset(data, n.Pos.Line, n.Pos.Col)
+	to, ok2 := Offset(data, n.Pos.EndLine, n.Pos.EndCol)
+	if !ok1 || !ok2 || to <= from {
+		t.Fatalf("span %+v is not inside the document", n.Pos)
+	}
+	text := data[from:to]
+	var again *Node
+	var err error
+	if isJSON {
+		again, err = ParseJSON("g", append(append([]byte(`{"v": `), text...), '}'))
+	} else {
+		again, err = ParseTOML("g", append([]byte("v = "), text...))
+	}
+	if err != nil {
+		t.Fatalf("span %q of %+v does not parse alone: %v", text, n.Pos, err)
+	}
+	if got, want := again.Fields["v"].Value(), n.Value(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("span %q reads as %#v, the value is %#v", text, got, want)
+	}
 }

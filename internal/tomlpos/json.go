@@ -98,6 +98,7 @@ func (p *jsonParser) object(start, depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		kend := int(p.dec.InputOffset())
 		key, ok := tok.(string)
 		if !ok {
 			return nil, p.errAt(koff, "expected an object key")
@@ -109,12 +110,13 @@ func (p *jsonParser) object(start, depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.KeyPos = p.li.pos(koff)
+		v.KeyPos = p.li.span(koff, kend)
 		n.set(key, v)
 	}
 	if _, err := p.token(); err != nil { // the closing '}'
 		return nil, err
 	}
+	n.Pos = p.li.span(start, int(p.dec.InputOffset()))
 	return n, nil
 }
 
@@ -124,7 +126,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	pos := p.li.pos(off)
+	pos := p.li.span(off, int(p.dec.InputOffset()))
 	switch t := tok.(type) {
 	case json.Delim:
 		switch t {
@@ -134,7 +136,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			if depth+1 > maxJSONDepth {
 				return nil, p.errAt(off, "nesting deeper than %d levels", maxJSONDepth)
 			}
-			n := &Node{Kind: Array, Pos: pos}
+			n := &Node{Kind: Array}
 			for p.dec.More() {
 				item, err := p.value(depth + 1)
 				if err != nil {
@@ -145,6 +147,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 			if _, err := p.token(); err != nil {
 				return nil, err
 			}
+			n.Pos = p.li.span(off, int(p.dec.InputOffset()))
 			return n, nil
 		}
 		return nil, p.errAt(off, "unexpected %q", string(t))

@@ -47,7 +47,7 @@ func (b *builder) build() (*Node, error) {
 		var err error
 		switch e.Kind {
 		case unstable.KeyValue:
-			err = b.keyValue(cur, e, originDotted)
+			_, err = b.keyValue(cur, e, originDotted)
 		case unstable.Table, unstable.ArrayTable:
 			cur, err = b.header(root, e)
 		}
@@ -103,7 +103,12 @@ func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
 		return nil, b.errAt(0, "empty table header")
 	}
 	isArray := e.Kind == unstable.ArrayTable
-	hpos := b.li.pos(b.headerStart(parts[0].off, isArray))
+	last := parts[len(parts)-1]
+	hend := b.closing(last.end, ']')
+	if isArray {
+		hend = b.closing(hend, ']')
+	}
+	hpos := b.li.span(b.headerStart(parts[0].off, isArray), hend)
 	t := root
 	for _, kp := range parts[:len(parts)-1] {
 		next, err := b.descend(t, kp, hpos)
@@ -112,11 +117,10 @@ func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
 		}
 		t = next
 	}
-	last := parts[len(parts)-1]
 	existing := t.Fields[last.name]
 	if isArray {
 		if existing == nil {
-			existing = &Node{Kind: Array, Pos: hpos, KeyPos: b.li.pos(last.off), origin: originArrayElem}
+			existing = &Node{Kind: Array, Pos: hpos, KeyPos: b.li.span(last.off, last.end), origin: originArrayElem}
 			t.set(last.name, existing)
 		} else if existing.Kind != Array || existing.origin != originArrayElem {
 			return nil, b.errAt(last.off, "key %q is already defined and is not an array of tables", last.name)
@@ -127,7 +131,7 @@ func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
 	}
 	switch {
 	case existing == nil:
-		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.pos(last.off), origin: originHeader}
+		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.span(last.off, last.end), origin: originHeader}
 		t.set(last.name, n)
 		return n, nil
 	case existing.Kind == Table && existing.origin == originImplicit:
@@ -144,7 +148,7 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 	existing := t.Fields[kp.name]
 	switch {
 	case existing == nil:
-		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.pos(kp.off), origin: originImplicit}
+		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.span(kp.off, kp.end), origin: originImplicit}
 		t.set(kp.name, n)
 		return n, nil
 	case existing.Kind == Table && existing.origin != originInline:
@@ -161,37 +165,38 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 // differ only in which existing tables a dotted key may extend: at table
 // level only tables dotted keys made (TOML 1.0: not a [table], not an
 // inline table); inside an inline table, any table of that inline table.
-func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) error {
+// It returns the offset just past the value.
+func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, error) {
 	parts := keyParts(e)
 	if len(parts) == 0 {
-		return b.errAt(0, "empty key")
+		return 0, b.errAt(0, "empty key")
 	}
 	for _, kp := range parts[:len(parts)-1] {
 		existing := t.Fields[kp.name]
 		switch {
 		case existing == nil:
-			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.pos(kp.off), origin: origin}
+			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.span(kp.off, kp.end), origin: origin}
 			t.set(kp.name, n)
 			t = n
 		case existing.Kind == Table && (origin == originInline || existing.origin == originDotted):
 			t = existing
 		case origin == originInline:
-			return b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+			return 0, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
 		default:
-			return b.errAt(kp.off, "key %q is already defined", kp.name)
+			return 0, b.errAt(kp.off, "key %q is already defined", kp.name)
 		}
 	}
 	last := parts[len(parts)-1]
 	if _, dup := t.Fields[last.name]; dup {
-		return b.errAt(last.off, "key %q is already defined", last.name)
+		return 0, b.errAt(last.off, "key %q is already defined", last.name)
 	}
-	v, err := b.value(e.Value(), b.valueStart(last.end))
+	v, end, err := b.value(e.Value(), b.valueStart(last.end))
 	if err != nil {
-		return err
+		return 0, err
 	}
-	v.KeyPos = b.li.pos(last.off)
+	v.KeyPos = b.li.span(last.off, last.end)
 	t.set(last.name, v)
-	return nil
+	return end, nil
 }
 
 // valueStart finds the first byte of a value after its key: past blanks,
@@ -211,14 +216,16 @@ func (b *builder) valueStart(keyEnd int) int {
 	return i
 }
 
-// value converts an AST value. hint is the value's offset when the AST
-// does not know it (arrays), or -1.
-func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
+// value converts an AST value and returns it with the offset just past
+// its last byte, so its Pos spans exactly what was written. hint is the
+// value's offset when the AST does not know it (arrays), or -1.
+func (b *builder) value(v *unstable.Node, hint int) (*Node, int, error) {
 	off := int(v.Raw.Offset)
 	if v.Kind == unstable.Array {
 		off = hint
 	}
-	n := &Node{Pos: b.li.pos(off)}
+	end := off + int(v.Raw.Length)
+	n := &Node{}
 	switch v.Kind {
 	case unstable.String:
 		n.Kind, n.Str = String, string(v.Data)
@@ -227,13 +234,13 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 	case unstable.Integer:
 		i, err := strconv.ParseInt(string(v.Data), 0, 64)
 		if err != nil || leadingZero(v.Data) {
-			return nil, b.errAt(off, "invalid integer %q", v.Data)
+			return nil, 0, b.errAt(off, "invalid integer %q", v.Data)
 		}
 		n.Kind, n.Int = Integer, i
 	case unstable.Float:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(string(v.Data), "_", ""), 64)
 		if err != nil || leadingZero(v.Data) {
-			return nil, b.errAt(off, "invalid float %q", v.Data)
+			return nil, 0, b.errAt(off, "invalid float %q", v.Data)
 		}
 		n.Kind, n.Float = Float, f
 	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
@@ -241,11 +248,12 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 		// its ranges. Dates are rare in config, so the cost is fine.
 		var probe struct{ V any }
 		if err := toml.Unmarshal(append([]byte("V = "), v.Data...), &probe); err != nil {
-			return nil, b.errAt(off, "invalid date or time %q", v.Data)
+			return nil, 0, b.errAt(off, "invalid date or time %q", v.Data)
 		}
 		n.Kind, n.Str = DateTime, string(v.Data)
 	case unstable.Array:
 		n.Kind = Array
+		last := off + 1 // just past the `[`
 		it := v.Children()
 		for it.Next() {
 			c := it.Node()
@@ -254,16 +262,21 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 			}
 			h := -1
 			if c.Kind == unstable.Array {
-				h = b.nestedArrayStart(c, off)
+				// Arrays carry no range: a nested one starts at the first
+				// `[` after the previous element.
+				h = b.skipBlank(last)
 			}
-			item, err := b.value(c, h)
+			item, iend, err := b.value(c, h)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			n.Items = append(n.Items, item)
+			last = iend
 		}
+		end = b.closing(last, ']')
 	case unstable.InlineTable:
 		n.Kind, n.origin = Table, originInline
+		last := off + 1 // just past the `{`
 		it := v.Children()
 		for it.Next() {
 			c := it.Node()
@@ -272,36 +285,48 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, error) {
 			}
 			// Keys inside an inline table may be dotted; those tables are
 			// frozen with it, but while building we allow filling them.
-			if err := b.keyValue(n, c, originInline); err != nil {
-				return nil, err
+			kend, err := b.keyValue(n, c, originInline)
+			if err != nil {
+				return nil, 0, err
 			}
+			last = kend
 		}
+		end = b.closing(last, '}')
 	default:
-		return nil, b.errAt(off, "unsupported value")
+		return nil, 0, b.errAt(off, "unsupported value")
 	}
-	return n, nil
+	n.Pos = b.li.span(off, end)
+	return n, end, nil
 }
 
-// nestedArrayStart guesses where an array inside an array starts: the `[`
-// just before its first element, else the first element itself, else the
-// enclosing array.
-func (b *builder) nestedArrayStart(arr *unstable.Node, parent int) int {
-	// Only the first element tells.
-	if it := arr.Children(); it.Next() {
-		c := it.Node()
-		if c.Kind == unstable.Array || c.Kind == unstable.Comment {
-			return parent
-		}
-		i := int(c.Raw.Offset) - 1
-		for i >= 0 && (b.data[i] == ' ' || b.data[i] == '\t' || b.data[i] == '\n' || b.data[i] == '\r') {
-			i--
-		}
-		if i >= 0 && b.data[i] == '[' {
+// skipBlank returns the first offset at or after from that is not a
+// blank, newline, comma or comment.
+func (b *builder) skipBlank(from int) int {
+	i := from
+	for i < len(b.data) {
+		switch b.data[i] {
+		case ' ', '\t', '\r', '\n', ',':
+			i++
+		case '#':
+			for i < len(b.data) && b.data[i] != '\n' {
+				i++
+			}
+		default:
 			return i
 		}
-		return int(c.Raw.Offset)
 	}
-	return parent
+	return i
+}
+
+// closing returns the offset just past the bracket that closes an array
+// or inline table whose last element ends at from: past blanks, newlines,
+// commas and comments. The document has parsed, so the bracket is there;
+// if it is not, the span ends at from rather than guessing.
+func (b *builder) closing(from int, bracket byte) int {
+	if i := b.skipBlank(from); i < len(b.data) && b.data[i] == bracket {
+		return i + 1
+	}
+	return from
 }
 
 // leadingZero reports a decimal number written with a leading zero

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
 const sample = `# comment
@@ -139,6 +141,34 @@ func TestNumbers(t *testing.T) {
 	for _, good := range []string{"a = 0\n", "a = -0\n", "a = 0.5\n", "a = 0x0F\n", "a = 0o17\n", "a = 0b11\n", "a = 1e10\n", "a = -inf\n"} {
 		if _, err := ParseTOML("f", []byte(good)); err != nil {
 			t.Errorf("%q: %v", good, err)
+		}
+	}
+}
+
+// TestSpans: values carry their extent, columns count code points, and
+// arrays and inline tables end at their closing bracket (past comments).
+func TestSpans(t *testing.T) {
+	src := "\"é\" = \"x\"\nargs = [ # c\n  [\"a\"], [],\n]\nt = { a = [1, 2] }\n[[r.s]]\n"
+	root, err := ParseTOML("f", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type span struct{ l, c, el, ec int }
+	for _, tc := range []struct {
+		got  diag.Position
+		want span
+	}{
+		{root.Fields["é"].Pos, span{1, 7, 1, 10}},
+		{root.Fields["é"].KeyPos, span{1, 1, 1, 4}},
+		{root.Fields["args"].Pos, span{2, 8, 4, 2}},
+		{root.Fields["args"].Items[0].Pos, span{3, 3, 3, 8}},
+		{root.Fields["args"].Items[1].Pos, span{3, 10, 3, 12}},
+		{root.Fields["t"].Pos, span{5, 5, 5, 19}},
+		{root.Fields["t"].Fields["a"].Pos, span{5, 11, 5, 17}},
+		{root.Fields["r"].Fields["s"].Items[0].Pos, span{6, 1, 6, 8}},
+	} {
+		if g := (span{tc.got.Line, tc.got.Col, tc.got.EndLine, tc.got.EndCol}); g != tc.want {
+			t.Errorf("span %+v, want %+v", g, tc.want)
 		}
 	}
 }

@@ -11,7 +11,11 @@ import (
 
 // GitHub writes GitHub Actions workflow commands, one per finding:
 //
-//	::error file=.jp/config.toml,line=12,col=1,title=JP101::message
+//	::error file=.jp/config.toml,line=12,col=8,endLine=12,endColumn=14,title=JP101::message
+//
+// File names are relative to Options.Base, which the caller sets to the
+// repository root (RepoRoot): the Actions UI resolves them against the
+// checkout.
 //
 // The help text follows the message on a second line of the annotation.
 func GitHub(w io.Writer, ds []diag.Diagnostic, o Options) error {
@@ -30,6 +34,10 @@ func GitHub(w io.Writer, ds []diag.Diagnostic, o Options) error {
 		}
 		if d.Pos.Col > 0 {
 			props = append(props, fmt.Sprintf("col=%d", d.Pos.Col))
+		}
+		if d.Pos.HasEnd() {
+			// The parser's span, so the annotation underlines the value.
+			props = append(props, fmt.Sprintf("endLine=%d", d.Pos.EndLine), fmt.Sprintf("endColumn=%d", d.Pos.EndCol))
 		}
 		if d.Rule != "" {
 			props = append(props, "title="+escapeProperty(d.Rule))

@@ -19,9 +19,9 @@ func sample() ([]diag.Diagnostic, Options) {
 	home := filepath.FromSlash("/home/u")
 	files := map[string][]byte{file: []byte("[[a.b]]\npath = \"/etc\"\n\texternal = true\n")}
 	ds := []diag.Diagnostic{
-		{Pos: diag.Position{File: file, Line: 2, Col: 8}, Severity: diag.Error, Rule: "JP103", Message: "absolute: 100%, a,b:c", Help: "use a relative path",
+		{Pos: diag.Position{File: file, Line: 2, Col: 8, EndLine: 2, EndCol: 14}, Severity: diag.Error, Rule: "JP103", Message: "absolute: 100%, a,b:c", Help: "use a relative path",
 			Related: []diag.Related{{Pos: diag.Position{File: filepath.Join(home, ".config", "jp", "config.toml"), Line: 4, Col: 1}, Message: "overrides"}}},
-		{Pos: diag.Position{File: file, Line: 3, Col: 2}, Severity: diag.Warning, Rule: "JP116", Message: "second\nline"},
+		{Pos: diag.Position{File: file, Line: 3, Col: 2, EndLine: 3, EndCol: 10}, Severity: diag.Warning, Rule: "JP116", Message: "second\nline"},
 		{Pos: diag.Position{File: file}, Severity: diag.Error, Message: "whole file"},
 	}
 	return ds, Options{Base: base, Home: home, Files: files, Version: "test"}
@@ -74,11 +74,11 @@ func TestGitHub(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("want one line per finding, got %q", b.String())
 	}
-	want := "::error file=.jp/config.toml,line=2,col=8,title=JP103::absolute: 100%25, a,b:c%0Ahelp: use a relative path%0Anote: overrides ~/.config/jp/config.toml:4:1"
+	want := "::error file=.jp/config.toml,line=2,col=8,endLine=2,endColumn=14,title=JP103::absolute: 100%25, a,b:c%0Ahelp: use a relative path%0Anote: overrides ~/.config/jp/config.toml:4:1"
 	if lines[0] != want {
 		t.Errorf("got  %s\nwant %s", lines[0], want)
 	}
-	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,title=JP116::second%0Aline") {
+	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,endLine=3,endColumn=10,title=JP116::second%0Aline") {
 		t.Errorf("warning line %q", lines[1])
 	}
 }
@@ -155,22 +155,82 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 }
 
 func TestCaretWidth(t *testing.T) {
+	at := func(col, endLine, endCol int) diag.Position {
+		return diag.Position{File: "f", Line: 1, Col: col, EndLine: endLine, EndCol: endCol}
+	}
 	for _, tc := range []struct {
 		src   string
-		col   int
+		pos   diag.Position
 		pad   string
 		width int
 	}{
-		{`path = "/etc"`, 8, "       ", 6},
-		{`path = "a\"b"`, 8, "       ", 6},
-		{"\tx = 1", 2, "\t", 1},
-		{"é = true", 5, "    ", 4},
-		{"short", 40, "     ", 1},
-		{"", 1, "", 1},
+		{`path = "/etc"`, at(8, 1, 14), "       ", 6},
+		{`path = "a\"b"`, at(8, 1, 14), "       ", 6},
+		{"\tx = 1", at(2, 1, 3), "\t", 1},
+		{"é = true", at(5, 1, 9), "    ", 4},
+		{"short", at(40, 0, 0), "     ", 1},
+		{"", at(1, 0, 0), "", 1},
+		{"args = [", at(8, 3, 2), "       ", 1},            // runs over lines: to the end of this one
+		{"x = [1,", at(5, 2, 3), "    ", 3},                // to the end of the first line
+		{"k = 1", at(5, 1, 6), "    ", 1},                  // one character
+		{"k = 1", diag.Position{Line: 1, Col: 3}, "  ", 1}, // no end: one caret
 	} {
-		pad, w := caret(tc.src, tc.col)
+		pad, w := caret(tc.src, tc.pos)
 		if pad != tc.pad || w != tc.width {
-			t.Errorf("caret(%q, %d) = %q, %d; want %q, %d", tc.src, tc.col, pad, w, tc.pad, tc.width)
+			t.Errorf("caret(%q, %+v) = %q, %d; want %q, %d", tc.src, tc.pos, pad, w, tc.pad, tc.width)
 		}
+	}
+}
+
+// TestDisplay: names relative to the working directory, with ../ for
+// files of the workspace above it, ~/ under home, absolute elsewhere.
+func TestDisplay(t *testing.T) {
+	tmp := t.TempDir() // absolute on every OS
+	abs := func(p string) string { return filepath.Join(tmp, filepath.FromSlash(p)) }
+	o := Options{Base: abs("ws/sub"), Root: abs("ws"), Home: abs("home/u")}
+	for _, tc := range []struct{ file, want string }{
+		{"ws/sub/.jp.toml", ".jp.toml"},
+		{"ws/.jp/config.toml", "../.jp/config.toml"},
+		{"home/u/.config/jp/config.toml", "~/.config/jp/config.toml"},
+		{"etc/x.toml", filepath.ToSlash(abs("etc/x.toml"))},
+	} {
+		if got := o.display(abs(tc.file)); got != tc.want {
+			t.Errorf("display(%s) = %s, want %s", tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestRepoRoot finds the checkout above a workspace, or falls back to it.
+func TestRepoRoot(t *testing.T) {
+	tmp := t.TempDir()
+	ws := filepath.Join(tmp, "repo", "sub", "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := RepoRoot(ws); got != ws && !strings.HasPrefix(ws, got) {
+		t.Errorf("no checkout: got %s", got)
+	}
+	if err := os.Mkdir(filepath.Join(tmp, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := RepoRoot(ws); got != filepath.Join(tmp, "repo") {
+		t.Errorf("RepoRoot = %s, want %s", got, filepath.Join(tmp, "repo"))
+	}
+}
+
+// TestSARIFRegion: the region carries the parser's end.
+func TestSARIFRegion(t *testing.T) {
+	ds, o := sample()
+	var b bytes.Buffer
+	if err := SARIF(&b, ds[:1], o); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	r := log.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	if r == nil || r.StartLine != 2 || r.StartColumn != 8 || r.EndLine != 2 || r.EndColumn != 14 {
+		t.Errorf("region %+v", r)
 	}
 }

@@ -91,6 +91,8 @@ type sarifArtifactLoc struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
 }
 
 const (
@@ -173,6 +175,10 @@ func (o Options) physical(p diag.Position) sarifPhysicalLocation {
 	}
 	if p.Line > 0 {
 		loc.Region = &sarifRegion{StartLine: p.Line, StartColumn: p.Col}
+		if p.HasEnd() {
+			// The parser's span: SARIF's end column is exclusive too.
+			loc.Region.EndLine, loc.Region.EndColumn = p.EndLine, p.EndCol
+		}
 	}
 	return loc
 }

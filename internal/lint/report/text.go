@@ -62,7 +62,7 @@ func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
 			gutter := strings.Repeat(" ", len(num))
 			fmt.Fprintf(bw, " %s %s %s\n", paint(ansiBlue, num), paint(ansiBlue, "|"), strings.TrimRight(src, " \t"))
 			if d.Pos.Col > 0 {
-				pad, width := caret(src, d.Pos.Col)
+				pad, width := caret(src, d.Pos)
 				fmt.Fprintf(bw, " %s %s %s%s\n", gutter, paint(ansiBlue, "|"), pad, paint(sevColor, strings.Repeat("^", width)))
 			}
 		}
@@ -117,54 +117,33 @@ func sourceLine(cache map[string][]string, files map[string][]byte, p diag.Posit
 	return ls[p.Line-1], true
 }
 
-// caret returns the padding that puts a caret under column col (1-based,
-// counted in characters) and the width of the token that starts there.
-// Tabs in the padding are kept so the caret lines up in any tab width.
-func caret(src string, col int) (string, int) {
+// caret returns the padding that puts a caret under column p.Col (1-based,
+// counted in characters) and how many carets to draw: the span the parser
+// recorded (to the end of the line when it runs over several), or one
+// character when the finding has no end. Tabs in the padding are kept so
+// the caret lines up in any tab width.
+func caret(src string, p diag.Position) (string, int) {
 	var pad strings.Builder
-	i, n := 0, 1
-	for i < len(src) && n < col {
-		r, size := utf8.DecodeRuneInString(src[i:])
+	n := 1
+	for _, r := range src {
+		if n >= p.Col {
+			break
+		}
 		if r == '\t' {
 			pad.WriteByte('\t')
 		} else {
 			pad.WriteByte(' ')
 		}
-		i += size
 		n++
 	}
-	return pad.String(), tokenWidth(src[i:])
-}
-
-// tokenWidth measures the TOML token at the start of s: a quoted string,
-// a bare key or word, or a single character.
-func tokenWidth(s string) int {
-	if s == "" {
-		return 1
+	rest := utf8.RuneCountInString(src) - (p.Col - 1)
+	width := 1
+	switch {
+	case !p.HasEnd():
+	case p.EndLine == p.Line:
+		width = p.EndCol - p.Col
+	default:
+		width = rest
 	}
-	switch q := s[0]; q {
-	case '"', '\'':
-		for j := 1; j < len(s); j++ {
-			if q == '"' && s[j] == '\\' {
-				j++
-				continue
-			}
-			if s[j] == q {
-				return utf8.RuneCountInString(s[:j+1])
-			}
-		}
-		return utf8.RuneCountInString(s)
-	}
-	w := 0
-	for _, r := range s {
-		if r == '_' || r == '-' || r == '+' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
-			w++
-			continue
-		}
-		break
-	}
-	if w == 0 {
-		return 1
-	}
-	return w
+	return pad.String(), max(1, min(width, max(rest, 1)))
 }
