@@ -242,7 +242,7 @@ func parentDir(path string) string {
 
 // scanWindow is the size of the table region lookupTool scans line by
 // line once the binary search has narrowed it.
-const scanWindow = 8192
+const scanWindow = 2048
 
 // lookupTool finds tool's hash in the sorted table r[lo:size), "" when
 // absent. Invariant of the search: lo and hi are line starts (hi may be
@@ -268,7 +268,7 @@ func lookupTool(r io.ReaderAt, lo, size int64, tool string) (string, error) {
 			hi = s
 		}
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, lo, size-lo), 4096)
+	br := bufio.NewReaderSize(io.NewSectionReader(r, lo, size-lo), scanWindow+256)
 	for {
 		line, err := br.ReadString('\n')
 		if err == io.EOF && line == "" {
@@ -294,7 +294,7 @@ func lookupTool(r io.ReaderAt, lo, size int64, tool string) (string, error) {
 // (off > 0): its start and its text without the newline; start == size
 // when there is none.
 func lineAfter(r io.ReaderAt, off, size int64) (int64, string, error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(r, off-1, size-off+1), 4096)
+	br := bufio.NewReaderSize(io.NewSectionReader(r, off-1, size-off+1), 256)
 	skipped, err := br.ReadString('\n')
 	if err == io.EOF {
 		return size, "", nil

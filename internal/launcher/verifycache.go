@@ -48,7 +48,7 @@ import (
 // settleTime is how old a file's ctime must be before its identity is
 // trusted: far above the coarse kernel clock tick (at most 10 ms) and the
 // 2 s timestamp granularity of the coarsest filesystems (FAT).
-const settleTime = 3 * time.Second
+var settleTime = 3 * time.Second
 
 // statID is a file's identity for the verify cache.
 type statID struct {
