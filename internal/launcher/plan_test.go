@@ -216,7 +216,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	return ws
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
