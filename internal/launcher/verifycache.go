@@ -34,8 +34,8 @@ import (
 //   - The one gap is timestamp granularity: a change made in the same
 //     clock tick as the change that set the recorded ctime can leave ctime
 //     equal. So an identity is recorded only when its ctime is older than
-//     settleTime at the moment the file's bytes were read: any later
-//     change then lands in a later tick and moves ctime.
+//     settleTime at the moment before the file is opened: any later change
+//     then lands in a later tick and moves ctime.
 //   - The identity is taken with fstat before and after the bytes are
 //     read from the same open file, and recorded only when both agree.
 //   - The cache lives beside the pin in the user's data directory, which a
@@ -160,6 +160,9 @@ func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err
 		sum, err = artifact.HashFile(path)
 		return sum, id, false, err
 	}
+	// A change after this instant sets ctime to a later tick than one
+	// settled before it.
+	start := time.Now()
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", id, false, nil
@@ -183,7 +186,7 @@ func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err
 	}
 	id, ok1 := identity(before)
 	id2, ok2 := identity(after)
-	settled := time.Since(time.Unix(0, id.Ctime)) > settleTime
+	settled := start.Sub(time.Unix(0, id.Ctime)) > settleTime
 	return sum, id, ok1 && ok2 && id == id2 && settled, nil
 }
 
