@@ -3,8 +3,10 @@
 # (bench/floor: a minimal static C Landlock launcher and a minimal Go one,
 # the least any Go launcher can cost), go-landlock's landlock-restrict,
 # and bubblewrap, in one hyperfine run so the ratios are independent of
-# the machine. jp-policy runs on a 1-tool and a 1,000-tool workspace (exec
-# must not grow with the workspace) and on the namespaced path.
+# the machine. jp-policy runs on a 1-tool, a 1,000-tool and a 10,000-tool
+# workspace (exec must not grow with the workspace) and on the namespaced
+# path. Every Go binary is built the same way (-trimpath -ldflags "-s -w",
+# the documented build).
 #
 #   bench/exec.sh [RUNS]
 #
@@ -24,7 +26,8 @@ if ! command -v hyperfine >/dev/null; then
   apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
 fi
 
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/jp-policy" ./cmd/jp-policy)
+gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
+(cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
 # The same launcher code in a binary of its own (package launcher and what
 # it imports, nothing else), built through an overlay so no file is added
 # to the repository: it separates the launcher's cost from the start-up
@@ -51,10 +54,10 @@ func main() {
 }
 GO
 printf '{"Replace":{"%s/internal/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./internal/launcher/internal/leanbench)
+(cd "$repo" && gobuild -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./internal/launcher/internal/leanbench)
 GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
 cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/go-floor" bench/floor/gofloor.go)
+(cd "$repo" && gobuild -o "$tmp/go-floor" bench/floor/gofloor.go)
 if ! command -v bwrap >/dev/null; then
   apt-get install -y bubblewrap >/dev/null 2>&1 || true
 fi
@@ -148,26 +151,34 @@ $restrict
 
 floor_args="-r ${rodirs[*]} ${rofiles[*]} -w ${rwdirs[*]} /dev/null -- /bin/true"
 
-# A workspace of 1,000 tools with 10 rules each; exec runs one of them.
-big="$tmp/big"
+# Workspaces of 1,000 and 10,000 tools with 10 rules each; exec runs one
+# of them. (Compiling 10,000 tools takes a while.)
+for n in 1000 10000; do
+big="$tmp/big$n"
 mkdir -p "$big/.jp"
-python3 - "$big" <<'PY'
+python3 - "$big" "$n" <<'PY'
 import sys
 with open(sys.argv[1] + "/.jp/config.toml", "w") as f:
-    for t in range(1000):
+    for t in range(int(sys.argv[2])):
         f.write(f'[conversation.tools.tool_{t}]\nsource = "local"\ncommand = "true"\n')
         f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "."\nread = true\n')
         for r in range(9):
             f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "d{r}/t{t}"\nread = true\nwrite = {"true" if r % 2 else "false"}\n')
 PY
 "$tmp/jp-policy" compile --workspace "$big" --no-input >/dev/null 2>&1
+done
+# exec trusts an input's stat identity instead of re-hashing it only once
+# its ctime is 3 s old (docs/exec.md, "Staleness without re-hashing"):
+# let the configs settle so the runs measure the steady state.
+sleep 4
 
 cmds=(-n 'bare' '/bin/true'
   -n 'C floor' "$tmp/c-floor $floor_args"
   -n 'Go floor' "$tmp/go-floor $floor_args"
   -n 'landlock-restrict' "$restrict"
   -n 'jp-policy exec' "$tmp/jp-policy exec -t bench -- /bin/true"
-  -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $big -t tool_5 -- /bin/true"
+  -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $tmp/big1000 -t tool_5 -- /bin/true"
+  -n 'jp-policy exec, 10000 tools' "$tmp/jp-policy exec -w $tmp/big10000 -t tool_9999 -- /bin/true"
   -n 'launcher only' "$tmp/launcher-only bench /bin/true")
 if "$tmp/jp-policy" exec -w "$ws" -t bench --namespaces -- /bin/true 2>/dev/null; then
   cmds+=(-n 'jp-policy exec --namespaces' "$tmp/jp-policy exec -w $ws -t bench --namespaces -- /bin/true")
@@ -188,6 +199,7 @@ print()
 for k in res:
     print(f"{k:28} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  / C floor {m[k]/m['C floor']:5.2f}  / Go floor {m[k]/m['Go floor']:5.2f}")
 print(f"1,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 1000 tools']/m['jp-policy exec']:.2f}")
+print(f"10,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 10000 tools']/m['jp-policy exec']:.2f}")
 if "jp-policy exec --namespaces" in m and "bwrap" in m:
     print(f"jp-policy exec --namespaces / bwrap = {m['jp-policy exec --namespaces']/m['bwrap']:.2f}")
 PY

@@ -3,7 +3,6 @@ package artifact
 import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -38,19 +37,28 @@ type ExecTool struct {
 	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
 }
 
-// toolName is what a tool name must look like to name files (the
-// compiler refuses others).
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
-
 // ToolFileNameOK reports whether a tool name can name the artifact's
-// per-tool files.
-func ToolFileNameOK(name string) bool { return toolName.MatchString(name) }
+// per-tool files (the compiler refuses others): ^[A-Za-z0-9_][A-Za-z0-9_.-]*$.
+// Written out rather than as a regexp: exec calls it, and a package-level
+// regexp is compiled at start-up by every jp-policy command.
+func ToolFileNameOK(name string) bool {
+	if name == "" || name[0] == '.' || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ExecFile is the exec file of tool, relative to the artifact directory;
 // "" for a name that cannot be a file name (so `exec -t ../x` never
 // names a path outside it).
 func ExecFile(tool string) string {
-	if !toolName.MatchString(tool) || strings.Contains(tool, "..") {
+	if !ToolFileNameOK(tool) || strings.Contains(tool, "..") {
 		return ""
 	}
 	return path.Join(DirExec, tool+".json")

@@ -78,11 +78,11 @@ func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, too
 	if err := atomicfile.Write(gpath, append(gb, '\n'), 0o600); err != nil {
 		return err
 	}
-	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON), GrantsSHA256: SHA256Hex(append(gb, '\n')), Tools: tools})
+	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON), GrantsSHA256: SHA256Hex(append(gb, '\n')), Tools: tools})
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(PinFile(dataDir, root, artifactPath), append(b, '\n'), 0o600)
+	return atomicfile.Write(PinFile(dataDir, root, artifactPath), b, 0o600)
 }
 
 // ErrNoReview is returned by ReadReviewed when there is no pin at all: the
@@ -115,8 +115,8 @@ func ReadReviewed(dataDir, root, artifactPath string) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pin Pin
-	if err := json.Unmarshal(b, &pin); err != nil || pin.Version != PinVersion {
+	pin, err := ParsePin(b)
+	if err != nil {
 		return nil, &ReviewLostError{Pin: ppath, Reason: "the pin is not one this jp-policy wrote"}
 	}
 	if pin.GrantsSHA256 != "" {

@@ -3,13 +3,13 @@ package artifact
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 )
@@ -59,13 +59,16 @@ type Pin struct {
 	// pin (grants.go); empty in pins written before grant reviews.
 	GrantsSHA256 string `json:"grants_sha256,omitempty"`
 	// Tools maps each tool to the hash of its exec file (DirExec), so exec
-	// verifies one small file instead of all of policy.json; nil in pins
-	// written before exec files, which exec reads the old way.
-	Tools map[string]string `json:"tools,omitempty"`
+	// verifies one small file instead of all of policy.json. It is not
+	// part of the JSON header: the pin file stores it as sorted lines
+	// after it (see MarshalPin), which exec searches without reading or
+	// decoding the whole table (LookupPinTool).
+	Tools map[string]string `json:"-"`
 }
 
-// PinVersion is the pin file's format.
-const PinVersion = 2
+// PinVersion is the pin file's format: 3 is a JSON header line followed
+// by one "<tool> <exec file sha256>" line per tool, sorted by tool name.
+const PinVersion = 3
 
 // PinFile is where the pin of the artifact at artifactPath, compiled for
 // the workspace root, is kept under the user's JP data directory. The key
@@ -82,11 +85,11 @@ func WritePin(dataDir, root, artifactPath string, policyJSON []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON)})
+	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON)})
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(b, '\n'), 0o600)
+	return atomicfile.Write(path, b, 0o600)
 }
 
 // NoPinError is an artifact this user's data directory holds no pin for.
@@ -124,17 +127,25 @@ func ReadPin(dataDir, root, artifactPath string) (*Pin, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pin Pin
-	if err := json.Unmarshal(b, &pin); err != nil || pin.Version != PinVersion {
+	pin, err := ParsePin(b)
+	if err != nil {
 		return nil, &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
 	}
+	if err := pin.check(root, artifactPath); err != nil {
+		return nil, err
+	}
+	return pin, nil
+}
+
+// check refuses a pin that names another root or artifact path.
+func (pin *Pin) check(root, artifactPath string) error {
 	switch {
 	case pin.Root != root:
-		return nil, &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
 	case pin.Artifact != artifactPath:
-		return nil, &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
 	}
-	return &pin, nil
+	return nil
 }
 
 // CheckManifest verifies a platform manifest's bytes against the hash the
@@ -148,4 +159,11 @@ func (t *Tool) CheckManifest(plat platform.Platform, path string, data []byte) e
 		return &TamperError{Path: path, Reason: "does not match the hash recorded in policy.json"}
 	}
 	return nil
+}
+
+// VerifiedFile is where exec keeps, beside the pin, the stat identities of
+// input files it has hashed (see launcher's verify cache): a file in the
+// user's data directory, like the pin, so a sandboxed tool cannot write it.
+func VerifiedFile(dataDir, root, artifactPath string) string {
+	return strings.TrimSuffix(PinFile(dataDir, root, artifactPath), ".json") + ".verified"
 }

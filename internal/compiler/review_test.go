@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -101,13 +100,18 @@ func rewritePinWithoutGrants(t *testing.T, opts Options, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pin artifact.Pin
-	json.Unmarshal(b, &pin)
+	pin, err := artifact.ParsePin(b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if pin.GrantsSHA256 == "" {
 		t.Fatal("the pin records no grants")
 	}
 	pin.GrantsSHA256 = ""
-	b, _ = json.Marshal(pin)
+	b, err = artifact.MarshalPin(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(p, b, 0o600)
 	os.Remove(artifact.GrantsFile(dataDir, root, ap))
 }

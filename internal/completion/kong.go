@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/alecthomas/kong"
@@ -18,7 +19,7 @@ const TagKey = "completion"
 // safeName is what a command, alias or flag name must look like. The
 // scripts splice names into case patterns and function tables, so
 // anything else is refused rather than quoted and hoped for.
-var safeName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+var safeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`) })
 
 // NameError reports a name the generator refuses to put in a script.
 type NameError struct {
@@ -298,7 +299,7 @@ func kindFromName(name, placeholder string) Kind {
 }
 
 func checkName(what, name string) error {
-	if !safeName.MatchString(name) {
+	if !safeName().MatchString(name) {
 		return &NameError{What: what, Name: name}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Shells lists the shells Write supports, in the order help shows them.
@@ -43,10 +44,10 @@ func Write(w io.Writer, shell string, root *Command) error {
 	return err
 }
 
-var notIdent = regexp.MustCompile(`[^A-Za-z0-9_]`)
+var notIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_]`) })
 
 // ident turns a program name into a shell function name fragment.
-func ident(prog string) string { return notIdent.ReplaceAllString(prog, "_") }
+func ident(prog string) string { return notIdent().ReplaceAllString(prog, "_") }
 
 // sq quotes s for bash and zsh: single quotes; a quote inside closes the
 // string, adds an escaped quote and reopens it.

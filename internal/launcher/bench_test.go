@@ -1,15 +1,18 @@
 package launcher
 
 import (
+	"bytes"
 	"encoding/json"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -106,4 +109,76 @@ func BenchmarkArtifactRead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// writeToolsWorkspace is a compiled workspace as exec sees it with n
+// tools: a config layer of about 900 bytes per tool (what JP configs of
+// that many tools weigh), policy.json, tool "t"'s exec file and manifest,
+// and a pin whose tool table lists n tools. Only "t" is complete: exec
+// reads nothing of the others but their pin lines.
+func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data string) {
+	ws = b.TempDir()
+	dir := filepath.Join(ws, ".jp", "policy")
+	layer := filepath.Join(ws, ".jp", "config.toml")
+	must(b, os.MkdirAll(filepath.Join(dir, "landlock"), 0o755))
+	must(b, os.MkdirAll(filepath.Join(dir, artifact.DirExec), 0o755))
+	must(b, os.WriteFile(layer, bytes.Repeat([]byte("[conversation.tools.x]\nsource = \"local\"\n# ...\n"), n*900/45), 0o644))
+	sum, err := artifact.HashFile(layer)
+	must(b, err)
+	must(b, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
+	msum, err := artifact.HashFile(filepath.Join(dir, "landlock", "t.json"))
+	must(b, err)
+	p := &artifact.Policy{
+		Format: artifact.FormatVersion, Root: ws, Digest: "d1",
+		Inputs: []artifact.Input{{Kind: "layer", Path: layer, SHA256: sum}},
+		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: map[platform.Platform]string{platform.Linux: "landlock/t.json"},
+			ManifestSHA256: map[platform.Platform]string{platform.Linux: msum}}},
+	}
+	ap := filepath.Join(dir, artifact.FileName)
+	must(b, writeJSON(ap, p))
+	must(b, writeJSON(filepath.Join(dir, artifact.ExecFile("t")), artifact.ExecIndexOf(p, "t")))
+	xsum, err := artifact.HashFile(filepath.Join(dir, artifact.ExecFile("t")))
+	must(b, err)
+	tools := map[string]string{"t": xsum}
+	for i := 1; i < n; i++ {
+		tools[fmt.Sprintf("tool_%d", i)] = xsum
+	}
+	data = filepath.Join(b.TempDir(), "data")
+	pb, err := os.ReadFile(ap)
+	must(b, err)
+	must(b, artifact.WritePinReviewed(data, ws, ap, pb, tools, &artifact.Policy{Root: ws}))
+	return ws, data
+}
+
+// BenchmarkPrepareTools is exec's in-process work (pin lookup, exec file
+// read and verify, input staleness, manifest read, plan) for one tool in
+// a workspace of 1 and of 10,000 tools: the two must cost the same.
+// "hashing" re-hashes the config layer on every run (the verify cache
+// is off, as on the first exec after a compile); "cached" is every later
+// exec.
+func BenchmarkPrepareTools(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("needs a POSIX sh on PATH")
+	}
+	old := settleTime
+	b.Cleanup(func() { settleTime = old })
+	for _, n := range []int{1, 10000} {
+		ws, data := writeToolsWorkspace(b, testManifest(), n)
+		o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: []string{"PATH=" + os.Getenv("PATH")}, Platform: "linux", ABI: 7}
+		for _, mode := range []string{"hashing", "cached"} {
+			b.Run(fmt.Sprintf("tools=%d/%s", n, mode), func(b *testing.B) {
+				b.Setenv("JP_USER_DATA_DIR", data)
+				settleTime = 0
+				if mode == "hashing" {
+					settleTime = 1 << 62 // nothing ever settles: no cache
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Prepare(&o); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

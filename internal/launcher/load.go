@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -62,8 +64,14 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	// does not grow with the number of tools. Any other case (no pin, an
 	// older pin, a mismatch) takes the full read below, which reports it.
 	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
-		if pin, err := artifact.ReadPin(dataDir, root, artifactPath); err == nil && pin.Tools != nil {
-			return resolveExecIndex(root, artifactPath, pin, tool, plat)
+		pin, sum, err := artifact.PinTool(dataDir, root, artifactPath, tool)
+		if err == nil && sum != "" {
+			return resolveExecIndex(root, artifactPath, dataDir, sum, tool, plat)
+		}
+		if err == nil && pin.Tools != nil {
+			// Not in the pin: read the whole table (the error path
+			// only) to name the tools there are.
+			return nil, toolNotPinned(dataDir, root, artifactPath, tool)
 		}
 	}
 	b, err := readNoFollow(artifactPath)
@@ -105,15 +113,26 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 // (every input unchanged, no new layer for the working directory). src
 // names the file read, for messages.
 func checkCurrent(src, root string, x *artifact.ExecIndex) error {
+	return checkCurrentCached(src, root, x, "")
+}
+
+// checkCurrentCached is checkCurrent with the verify cache at cachePath
+// ("" for none): unchanged input files are not hashed again.
+func checkCurrentCached(src, root string, x *artifact.ExecIndex, cachePath string) error {
 	if x.Format != artifact.FormatVersion {
 		return fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.FormatVersion)
 	}
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	if err := verifyInputs(x.Inputs); err != nil {
+	var cache *verifyCache
+	if cachePath != "" {
+		cache = loadVerifyCache(cachePath)
+	}
+	if err := verifyInputs(x.Inputs, cache); err != nil {
 		return err
 	}
+	cache.save(x.Inputs)
 	return checkLayerChain(root, x.Inputs)
 }
 
@@ -183,10 +202,21 @@ func readVerified(path, sum string) ([]byte, error) {
 	return b, nil
 }
 
-// verifyInputs runs artifact.Verify on the file and symlink inputs and
-// checks "env" inputs against this process's environment.
-func verifyInputs(inputs []artifact.Input) error {
-	if err := artifact.Verify(&artifact.Policy{Inputs: inputs}); err != nil {
+// verifyInputs runs artifact.VerifyInputs on the file and symlink inputs
+// (file inputs hashed, or found unchanged through cache, which may be
+// nil) and checks "env" inputs against this process's environment.
+func verifyInputs(inputs []artifact.Input, cache *verifyCache) error {
+	err := artifact.VerifyInputs(inputs, func(in artifact.Input) (string, error) {
+		if cache.fresh(in.Path, in.SHA256) {
+			return in.SHA256, nil
+		}
+		now, id, settled, err := cache.hashFile(in.Path)
+		if err == nil && settled && now != "" && now == in.SHA256 {
+			cache.put(in.Path, id, now)
+		}
+		return now, err
+	})
+	if err != nil {
 		return err
 	}
 	for _, in := range inputs {
@@ -264,18 +294,24 @@ func checkLayerChain(root string, inputs []artifact.Input) error {
 	return nil
 }
 
+// toolNotPinned is the *ToolNotFoundError for a tool the pin does not
+// list, naming the ones it does.
+func toolNotPinned(dataDir, root, artifactPath, tool string) error {
+	pin, err := artifact.ReadPin(dataDir, root, artifactPath)
+	if err != nil {
+		return err
+	}
+	names := slices.Sorted(maps.Keys(pin.Tools))
+	return &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
+}
+
 // resolveExecIndex is resolveManifest's path through the tool's exec file
-// (artifact.ExecIndex), verified against the hash the pin holds for it.
-func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool string, plat platform.Platform) (*located, error) {
-	want, ok := pin.Tools[tool]
+// (artifact.ExecIndex), verified against the hash want the pin holds for
+// it.
+func resolveExecIndex(root, artifactPath, dataDir, want, tool string, plat platform.Platform) (*located, error) {
 	rel := artifact.ExecFile(tool)
-	if !ok || rel == "" {
-		names := make([]string, 0, len(pin.Tools))
-		for n := range pin.Tools {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
+	if rel == "" {
+		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath}
 	}
 	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	b, err := readNoFollow(path)
@@ -295,7 +331,7 @@ func resolveExecIndex(root, artifactPath string, pin *artifact.Pin, tool string,
 	if err := json.Unmarshal(b, &x); err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
 	}
-	if err := checkCurrent(path, root, &x); err != nil {
+	if err := checkCurrentCached(path, root, &x, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
 		return nil, err
 	}
 	return locatedFor(artifactPath, &x, tool, plat)

@@ -4,7 +4,6 @@ package launcher
 
 import (
 	"errors"
-	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -24,24 +23,9 @@ func readNoFollow(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// Sized from fstat, as os.ReadFile does: io.ReadAll's doubling would
-	// allocate, copy and zero a large policy.json many times over.
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grew since fstat: let append size it
-		}
-	}
+	return readAll(f, fi.Size())
 }

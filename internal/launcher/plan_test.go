@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -124,6 +125,47 @@ func TestRightsByABI(t *testing.T) {
 	}
 }
 
+// TestRightsAreKernelBits: package landlock's one rights table (names,
+// bits, first ABIs) is what the kernel means, by go-landlock's constants,
+// since the launcher hands its bits to the kernel as they are.
+func TestRightsAreKernelBits(t *testing.T) {
+	kernel := map[string]uint64{
+		landlock.Execute: llsyscall.AccessFSExecute, landlock.WriteFile: llsyscall.AccessFSWriteFile,
+		landlock.ReadFile: llsyscall.AccessFSReadFile, landlock.ReadDir: llsyscall.AccessFSReadDir,
+		landlock.RemoveDir: llsyscall.AccessFSRemoveDir, landlock.RemoveFile: llsyscall.AccessFSRemoveFile,
+		landlock.MakeChar: llsyscall.AccessFSMakeChar, landlock.MakeDir: llsyscall.AccessFSMakeDir,
+		landlock.MakeReg: llsyscall.AccessFSMakeReg, landlock.MakeSock: llsyscall.AccessFSMakeSock,
+		landlock.MakeFifo: llsyscall.AccessFSMakeFifo, landlock.MakeBlock: llsyscall.AccessFSMakeBlock,
+		landlock.MakeSym: llsyscall.AccessFSMakeSym, landlock.Refer: llsyscall.AccessFSRefer,
+		landlock.Truncate: llsyscall.AccessFSTruncate, landlock.IoctlDev: llsyscall.AccessFSIoctlDev,
+	}
+	var all uint64
+	for name, want := range kernel {
+		got, err := parseRights("c", []string{name})
+		if err != nil || got != want {
+			t.Errorf("%s = %#x, %v; the kernel's bit is %#x", name, got, err, want)
+		}
+		all |= want
+	}
+	if fsRightsFor(5) != all {
+		t.Errorf("ABI 5 handles %#x, want every right %#x", fsRightsFor(5), all)
+	}
+	abi1 := all &^ (llsyscall.AccessFSRefer | llsyscall.AccessFSTruncate | llsyscall.AccessFSIoctlDev)
+	for abi, want := range map[int]uint64{0: 0, 1: abi1, 2: abi1 | llsyscall.AccessFSRefer, 3: abi1 | llsyscall.AccessFSRefer | llsyscall.AccessFSTruncate, 4: all &^ llsyscall.AccessFSIoctlDev} {
+		if got := fsRightsFor(abi); got != want {
+			t.Errorf("ABI %d handles %#x, want %#x", abi, got, want)
+		}
+	}
+	for mask, want := range map[uint64]int{0: 0, llsyscall.AccessFSReadFile: 1, llsyscall.AccessFSRefer: 2, llsyscall.AccessFSTruncate | llsyscall.AccessFSReadDir: 3, llsyscall.AccessFSIoctlDev: 5} {
+		if got := minABIForFS(mask); got != want {
+			t.Errorf("minABIForFS(%#x) = %d, want %d", mask, got, want)
+		}
+	}
+	if want := uint64(llsyscall.AccessFSExecute | llsyscall.AccessFSWriteFile | llsyscall.AccessFSReadFile | llsyscall.AccessFSTruncate | llsyscall.AccessFSIoctlDev); fileRights != want {
+		t.Errorf("fileRights = %#x, want %#x", fileRights, want)
+	}
+}
+
 func TestPrepareLinux(t *testing.T) {
 	if platform.Host == platform.Windows {
 		t.Skip("needs a POSIX sh on PATH")
@@ -216,7 +258,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	return ws
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

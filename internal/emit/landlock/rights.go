@@ -10,6 +10,28 @@ import (
 // the rights in a fixed order.
 type Rights uint32
 
+// The rights, one bit each at the kernel's LANDLOCK_ACCESS_FS_* position
+// (the launcher hands these bits to the kernel as they are; its tests
+// check them against go-landlock's constants).
+const (
+	RExecute Rights = 1 << iota
+	RWriteFile
+	RReadFile
+	RReadDir
+	RRemoveDir
+	RRemoveFile
+	RMakeChar
+	RMakeDir
+	RMakeReg
+	RMakeSock
+	RMakeFifo
+	RMakeBlock
+	RMakeSym
+	RRefer    // ABI 2
+	RTruncate // ABI 3
+	RIoctlDev // ABI 5
+)
+
 // rightNames is indexed by bit position, in kernel order.
 var rightNames = []string{
 	Execute, WriteFile, ReadFile, ReadDir, RemoveDir, RemoveFile,
@@ -29,26 +51,22 @@ func bit(name string) Rights {
 	return 0
 }
 
-// Named rights, for building sets in code.
-var (
-	RExecute    = bit(Execute)
-	RWriteFile  = bit(WriteFile)
-	RReadFile   = bit(ReadFile)
-	RReadDir    = bit(ReadDir)
-	RRemoveDir  = bit(RemoveDir)
-	RRemoveFile = bit(RemoveFile)
-	RMakeDir    = bit(MakeDir)
-	RMakeReg    = bit(MakeReg)
-	RMakeSym    = bit(MakeSym)
-	RRefer      = bit(Refer)
-	RTruncate   = bit(Truncate)
-	RIoctlDev   = bit(IoctlDev)
-)
-
 // FileRights are the rights the kernel accepts on a rule whose path is not
 // a directory; the others govern a directory's entries and are rejected
 // (EINVAL) on anything else.
-var FileRights = RExecute | RWriteFile | RReadFile | RTruncate | RIoctlDev
+const FileRights = RExecute | RWriteFile | RReadFile | RTruncate | RIoctlDev
+
+// RightsForABI is every right a kernel of Landlock ABI abi knows: what it
+// can handle, so what a ruleset for it must handle.
+func RightsForABI(abi int) Rights {
+	var r Rights
+	for i, a := range rightABI {
+		if a <= abi {
+			r |= 1 << uint(i)
+		}
+	}
+	return r
+}
 
 // CapabilityRights is the RFD 076 capability → Landlock mapping. Create
 // deliberately leaves out make_char/make_block/make_fifo/make_sock: the

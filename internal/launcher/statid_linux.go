@@ -1,0 +1,15 @@
+package launcher
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// identity is fi's verify-cache identity (verifycache.go).
+func identity(fi fs.FileInfo) (statID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return statID{}, false
+	}
+	return statID{Dev: st.Dev, Ino: st.Ino, Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, true
+}
