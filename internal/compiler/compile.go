@@ -30,7 +30,9 @@ type Options struct {
 	// Generator is recorded in the artifact ("jp-policy 0.1.0").
 	Generator string
 
-	prepareOut bool // set by Compile: create OutDir before building
+	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
+	stream     bool   // set by Compile: write the files as they are emitted
+	stage      *stage // where they are written (set by Build)
 }
 
 func (o *Options) getenv(key string) string {
@@ -59,7 +61,8 @@ func (e *LintError) Error() string {
 type Result struct {
 	Root     string
 	Artifact *artifact.Policy
-	// Files maps a path relative to the output directory to its bytes.
+	// Files maps a path relative to the output directory to its bytes
+	// (Build only: Compile streams them to disk and leaves Files nil).
 	Files map[string][]byte
 	// Diagnostics holds every warning (lint findings and compile-time
 	// drops), sorted.
@@ -67,13 +70,17 @@ type Result struct {
 	// Loaded is the merged config the result came from.
 	Loaded *config.Loaded
 	// Clauses holds every tool's full clause list per platform (the
-	// artifact keeps only a summary).
+	// artifact keeps only a summary); Build only, like Files.
 	Clauses map[string]map[string][]emit.Clause
+
+	policySHA256 string            // of policy.json, for the pin
+	execHashes   map[string]string // tool -> SHA-256 of its exec file, for the pin
+	stage        *stage            // Compile: the written, not yet committed, artifact
 }
 
 // Build runs the whole pipeline in memory: nothing is written except
 // approvals the user grants through the Prompter.
-func Build(opts Options) (*Result, error) {
+func Build(opts Options) (_ *Result, err error) {
 	l, err := config.Load(opts.Config)
 	if err != nil {
 		return nil, err
@@ -101,6 +108,20 @@ func Build(opts Options) (*Result, error) {
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, err
+		}
+		if opts.stream {
+			// Compile writes the new artifact into a stage inside it
+			// as it is emitted (see stage).
+			st, serr := newStage(out)
+			if serr != nil {
+				return nil, serr
+			}
+			opts.stage = st
+			defer func() {
+				if err != nil {
+					st.discard()
+				}
+			}()
 		}
 	}
 
@@ -137,35 +158,20 @@ func Build(opts Options) (*Result, error) {
 	}
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)
-
-	files, clauses, err := emitAll(p, names, emittedTools)
-	if err != nil {
-		return nil, err
-	}
-	// One small file per tool for exec, which then reads what one tool
-	// needs whatever the size of the workspace (the pin holds each hash).
-	for name := range p.Tools {
-		b, err := marshalJSON(artifact.ExecIndexOf(p, name))
-		if err != nil {
-			return nil, err
-		}
-		files[artifact.ExecFile(name)] = b
-	}
 	sortDiags(diags)
 	p.Warnings = diags
-	b, err := marshalJSON(p)
-	if err != nil {
+
+	res := &Result{Root: root, Artifact: p, Diagnostics: diags, Loaded: l, stage: opts.stage}
+	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
 		return nil, err
 	}
-	files[artifact.FileName] = b
-	files[".gitignore"] = []byte("# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n")
-	return &Result{Root: root, Artifact: p, Files: files, Diagnostics: diags, Loaded: l, Clauses: clauses}, nil
+	return res, nil
 }
 
 // Compile builds and writes the artifact; a failure leaves the previous
 // artifact untouched. It returns the directory written.
 func Compile(opts Options) (*Result, string, error) {
-	opts.prepareOut = true
+	opts.prepareOut, opts.stream = true, true
 	res, err := Build(opts)
 	if err != nil {
 		return nil, "", err
@@ -212,3 +218,12 @@ func sortDiags(ds []diag.Diagnostic) {
 
 // ErrUnknownTool is returned by ToolPolicy for a name no layer configures.
 var ErrUnknownTool = errors.New("unknown tool")
+
+// discard drops the written but uncommitted artifact of a compile that
+// will not be put in place.
+func (r *Result) discard() {
+	if r.stage != nil {
+		r.stage.discard()
+		r.stage = nil
+	}
+}
