@@ -145,8 +145,11 @@ func Build(opts Options) (_ *Result, err error) {
 		Tools:     map[string]*artifact.Tool{},
 	}
 	emittedTools := map[string]emit.Tool{}
+	// One view of the disk for every tool's emitters (emit.CachedFS).
+	disk := emit.NewCachedFS()
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
+		et.FS = disk
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)
