@@ -22,7 +22,13 @@ type CompileCmd struct {
 	NoInput   bool     `help:"Never prompt: unapproved external targets are dropped with a warning, and a widening is refused unless --accept-widening."`
 	// AcceptWidening is the non-interactive consent of issue 15.
 	AcceptWidening bool `help:"Accept grants that widen what was last compiled here (review them with jp-policy diff first)." name:"accept-widening"`
+	Verbose        bool `help:"List every tool's manifests (by default up to 20 tools are listed one per line, more get a summary)."`
 }
+
+// compileListMax is how many tools compile lists one per line; a larger
+// workspace gets a summary, so its output stays readable (--verbose lists
+// them all).
+const compileListMax = 20
 
 // Run compiles and reports what was written.
 func (c *CompileCmd) Run(g *Globals) error {
@@ -62,9 +68,13 @@ func (c *CompileCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "compiled %d local tool(s) (%d defaulted) into %s\n", len(names), defaulted, rel)
 	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))
-	for _, n := range names {
-		t := res.Artifact.Tools[n]
-		fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests["linux"], t.Manifests["darwin"], t.Manifests["windows"])
+	if len(names) > compileListMax && !c.Verbose {
+		fmt.Fprintf(g.Stdout, "  %d tools: a manifest each in landlock/, sbpl/ and winjob/, an exec file each in exec/ (--verbose lists them)\n", len(names))
+	} else {
+		for _, n := range names {
+			t := res.Artifact.Tools[n]
+			fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests["linux"], t.Manifests["darwin"], t.Manifests["windows"])
+		}
 	}
 	fmt.Fprintf(g.Stdout, "digest %s\n", res.Artifact.Digest)
 	return nil

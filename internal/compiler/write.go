@@ -213,7 +213,7 @@ func newStage(out string) (*stage, error) {
 			return nil, err
 		}
 	}
-	if st.policy, err = createNew(filepath.Join(dir, artifact.FileName)); err != nil {
+	if st.policy, err = os.OpenFile(filepath.Join(dir, artifact.FileName), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err != nil {
 		st.discard()
 		return nil, err
 	}
@@ -226,15 +226,7 @@ func (st *stage) put(rel string, data []byte) error {
 	if path.Dir(rel) != "." && !stageDir(path.Dir(rel)) {
 		return fmt.Errorf("internal error: %s is outside the artifact's directories", rel)
 	}
-	f, err := createNew(filepath.Join(st.dir, filepath.FromSlash(rel)))
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeNewFile(filepath.Join(st.dir, filepath.FromSlash(rel)), data)
 }
 
 // stageFiles stages an artifact built in memory.
@@ -263,10 +255,6 @@ func stageDir(d string) bool {
 		return true
 	}
 	return false
-}
-
-func createNew(p string) (*os.File, error) {
-	return os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 }
 
 // discard removes the stage (a failed or refused compile).

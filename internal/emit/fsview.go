@@ -19,7 +19,7 @@ var OS FS = osFS{}
 
 type osFS struct{}
 
-func (osFS) Lstat(p string) (fs.FileInfo, error)      { return os.Lstat(p) }
+func (osFS) Lstat(p string) (fs.FileInfo, error)     { return os.Lstat(p) }
 func (osFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
 
 // FSOf returns t.FS, or OS when it is unset.
