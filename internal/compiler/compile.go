@@ -62,12 +62,14 @@ type Result struct {
 	Root     string
 	Artifact *artifact.Policy
 	// Files maps a path relative to the output directory to its bytes
-	// (Build only: Compile streams them to disk and leaves Files nil).
+	// (Build only: Compile streams them to disk and leaves Files nil; its
+	// Artifact keeps each tool's grants, manifests and hashes, while the
+	// rest of each tool's entry is in the policy.json written).
 	Files map[string][]byte
 	// Diagnostics holds every warning (lint findings and compile-time
 	// drops), sorted.
 	Diagnostics []diag.Diagnostic
-	// Loaded is the merged config the result came from.
+	// Loaded is the merged config the result came from (Build only).
 	Loaded *config.Loaded
 	// Clauses holds every tool's full clause list per platform (the
 	// artifact keeps only a summary); Build only, like Files.
@@ -164,7 +166,13 @@ func Build(opts Options) (_ *Result, err error) {
 	sortDiags(diags)
 	p.Warnings = diags
 
-	res := &Result{Root: root, Artifact: p, Diagnostics: diags, Loaded: l, stage: opts.stage}
+	res := &Result{Root: root, Artifact: p, Diagnostics: diags, stage: opts.stage}
+	if opts.stage == nil {
+		// Compile does not keep the config: let its parse trees go
+		// before the tools are emitted (a tenth of a 10,000-tool
+		// compile's memory).
+		res.Loaded = l
+	}
 	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
 		return nil, err
 	}

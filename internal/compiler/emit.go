@@ -159,6 +159,12 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	if out.entry, err = marshalEntry(at); err != nil {
 		return emitted{err: err}
 	}
+	if !keepClauses {
+		// Compiling: the entry is what goes to disk. What only
+		// policy.json needs is let go, so memory holds each tool's
+		// grants (for the review and the pin), not its whole entry.
+		at.Grants, at.Origins, at.Warnings, at.Enforcement = nil, nil, nil, nil
+	}
 	return out
 }
 
