@@ -5,8 +5,10 @@
 // real symlinks through policy.BindRule, runs the RFD D43 approval
 // lifecycle for external rules (trust on first use, through a Prompter
 // when a terminal is there), materialises RFD 075's default policy for
-// tools without `access`, calls the three platform emitters, and writes
-// the artifact and manifests atomically and deterministically.
+// tools without `access`, runs the platform emitters (one table,
+// emit.go) over all CPUs, and writes the artifact and manifests
+// deterministically: streamed into a stage, made durable once and
+// swapped in atomically (docs/compile.md).
 //
 // It also serves `check` and `explain`, which need a tool's compiled
 // policy without writing anything.

@@ -326,9 +326,8 @@ func syncDir(dir string) {
 }
 
 // swapByRename is swapDirs without an atomic exchange: cur moves aside,
-// next takes its place (cur is briefly absent, and a reader then fails
-// and retries), and the previous content ends at next. A failure puts cur
-// back.
+// next takes its place (in between, cur is absent and an exec reading it
+// fails), and the previous content ends at next. A failure puts cur back.
 func swapByRename(next, cur string) error {
 	old := next + ".old"
 	if err := os.Rename(cur, old); err != nil {
