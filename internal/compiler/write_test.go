@@ -159,3 +159,45 @@ func TestRefusedCompileLeavesNoStage(t *testing.T) {
 		}
 	}
 }
+
+// Both ways of swapping the artifact in (renameat2 exchange where the
+// platform has it, and two renames) must leave the new content in place
+// and the previous one at next, with or without a previous one.
+func TestSwapDirs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		swap func(next, cur string) error
+	}{{"swapDirs", swapDirs}, {"swapByRename", swapByRename}} {
+		for _, hadOld := range []bool{true, false} {
+			dir := t.TempDir()
+			next, cur := filepath.Join(dir, "next"), filepath.Join(dir, "cur")
+			if err := os.MkdirAll(next, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(next, "f"), []byte("new"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if hadOld {
+				if err := os.MkdirAll(cur, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(cur, "f"), []byte("old"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tc.swap(next, cur); err != nil {
+				t.Fatalf("%s (previous: %v): %v", tc.name, hadOld, err)
+			}
+			if b, err := os.ReadFile(filepath.Join(cur, "f")); err != nil || string(b) != "new" {
+				t.Errorf("%s (previous: %v): cur holds %q, %v", tc.name, hadOld, b, err)
+			}
+			b, err := os.ReadFile(filepath.Join(next, "f"))
+			switch {
+			case hadOld && string(b) != "old":
+				t.Errorf("%s: the previous content is not at next: %q, %v", tc.name, b, err)
+			case !hadOld && err == nil:
+				t.Errorf("%s: next should be gone without a previous artifact", tc.name)
+			}
+		}
+	}
+}
