@@ -72,14 +72,15 @@ func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools ma
 	if err != nil {
 		return err
 	}
+	gb = append(gb, '\n') // once: for 10,000 tools this is tens of MB
 	gpath := GrantsFile(dataDir, root, artifactPath)
 	if err := os.MkdirAll(filepath.Dir(gpath), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(gpath, append(gb, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(gpath, gb, 0o600); err != nil {
 		return err
 	}
-	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(append(gb, '\n')), Tools: tools})
+	b, err := json.Marshal(Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(gb), Tools: tools})
 	if err != nil {
 		return err
 	}
