@@ -41,21 +41,7 @@ func skipLarge(b *testing.B, n int) {
 // lint, bind, emit for three platforms, encode). Compare the ns/op of the
 // sizes to see how time grows with the number of tools.
 func BenchmarkBuild(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			skipLarge(b, n)
-			opts := benchOptions(benchWorkspace(b, n))
-			for b.Loop() {
-				res, err := Build(opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(res.Artifact.Tools) != n {
-					b.Fatalf("compiled %d tools, want %d", len(res.Artifact.Tools), n)
-				}
-			}
-		})
-	}
+	benchSizesOf(b, Build)
 }
 
 // BenchmarkCompile is `jp-policy compile` without the CLI: Build, write
@@ -63,12 +49,19 @@ func BenchmarkBuild(b *testing.B) {
 // iteration replaces the previous iteration's artifact, as a recompile
 // does. Compare with BenchmarkCompileFloor at the same size.
 func BenchmarkCompile(b *testing.B) {
+	benchSizesOf(b, func(opts Options) (*Result, error) {
+		res, _, err := Compile(opts)
+		return res, err
+	})
+}
+
+func benchSizesOf(b *testing.B, compile func(Options) (*Result, error)) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			skipLarge(b, n)
 			opts := benchOptions(benchWorkspace(b, n))
 			for b.Loop() {
-				res, _, err := Compile(opts)
+				res, err := compile(opts)
 				if err != nil {
 					b.Fatal(err)
 				}

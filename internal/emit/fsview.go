@@ -64,28 +64,34 @@ func NewCachedFS() *CachedFS {
 
 // Lstat is os.Lstat, once per path.
 func (c *CachedFS) Lstat(p string) (fs.FileInfo, error) {
-	c.mu.Lock()
-	r, ok := c.stats[p]
-	c.mu.Unlock()
-	if !ok {
-		r.fi, r.err = os.Lstat(p)
-		c.mu.Lock()
-		c.stats[p] = r
-		c.mu.Unlock()
-	}
+	r := remember(&c.mu, c.stats, p, func() statResult {
+		fi, err := os.Lstat(p)
+		return statResult{fi, err}
+	})
 	return r.fi, r.err
 }
 
 // ReadDir is os.ReadDir, once per directory.
 func (c *CachedFS) ReadDir(p string) ([]fs.DirEntry, error) {
-	c.mu.Lock()
-	r, ok := c.dirs[p]
-	c.mu.Unlock()
-	if !ok {
-		r.entries, r.err = os.ReadDir(p)
-		c.mu.Lock()
-		c.dirs[p] = r
-		c.mu.Unlock()
-	}
+	r := remember(&c.mu, c.dirs, p, func() dirResult {
+		entries, err := os.ReadDir(p)
+		return dirResult{entries, err}
+	})
 	return r.entries, r.err
+}
+
+// remember returns m[key], computing it with read the first time. The
+// lock is not held while reading the disk; two readers of one new key
+// may both read it, and agree.
+func remember[T any](mu *sync.Mutex, m map[string]T, key string, read func() T) T {
+	mu.Lock()
+	r, ok := m[key]
+	mu.Unlock()
+	if !ok {
+		r = read()
+		mu.Lock()
+		m[key] = r
+		mu.Unlock()
+	}
+	return r
 }
