@@ -6,6 +6,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
@@ -25,6 +26,7 @@ type CompileCmd struct {
 	AcceptWidening bool   `help:"Accept grants that widen what was last compiled here (review them with jp-policy diff first)." name:"accept-widening"`
 	Format         string `help:"Output format: text, or json (what was written, one JSON object; docs/output.md)." enum:"text,json" default:"text"`
 	Quiet          bool   `short:"q" help:"Print only errors: no summary, no warnings (a grant diff accepted with --accept-widening is still shown)."`
+	Verbose        bool   `help:"List every tool's manifests (by default up to 20 tools are listed one per line, more get a summary)."`
 }
 
 // compileJSON is compile's --format json result (docs/output.md).
@@ -40,6 +42,15 @@ type compileJSONTool struct {
 	Defaulted bool                         `json:"defaulted"`
 	Manifests map[platform.Platform]string `json:"manifests"` // platform -> manifest path, relative to out
 }
+
+// compileListMax is how many tools compile lists one per line; a larger
+// workspace gets a summary, so its output stays readable (--verbose lists
+// them all).
+const compileListMax = 20
+
+// compileMemoryLimit is compile's soft memory limit (GOMEMLIMIT
+// overrides it).
+const compileMemoryLimit = 224 << 20
 
 // Run compiles and reports what was written.
 func (c *CompileCmd) Run(g *Globals) error {
@@ -57,12 +68,20 @@ func (c *CompileCmd) Run(g *Globals) error {
 		p := &compiler.TextPrompter{In: g.Stdin, Out: g.Stderr}
 		opts.Prompter, rv.Prompter = p, p
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A soft ceiling instead of the collector's default of twice the
+		// live heap: loading and linting a 10,000-tool config holds about
+		// 170 MB at once, and the default let the heap reach 330 MB
+		// before collecting (docs/compile.md). Smaller workspaces never
+		// get near it; larger ones collect more often rather than grow.
+		debug.SetMemoryLimit(compileMemoryLimit)
+	}
 	res, out, err := compileReviewed(g, opts, rv)
 	if err != nil {
 		return err
 	}
 	if !c.Quiet {
-	printFindings(g, res.Diagnostics, res.Root, res.Loaded.Files)
+		printFindings(g, res.Diagnostics, res.Root, res.Loaded.Files)
 	}
 	names := make([]string, 0, len(res.Artifact.Tools))
 	defaulted := 0
@@ -92,9 +111,13 @@ func (c *CompileCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "compiled %d local tool(s) (%d defaulted) into %s\n", len(names), defaulted, rel)
 	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))
-	for _, n := range names {
-		t := res.Artifact.Tools[n]
-		fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests[platform.Linux], t.Manifests[platform.Darwin], t.Manifests[platform.Windows])
+	if len(names) > compileListMax && !c.Verbose {
+		fmt.Fprintf(g.Stdout, "  %d tools: a manifest each in landlock/, sbpl/ and winjob/, an exec file each in exec/ (--verbose lists them)\n", len(names))
+	} else {
+		for _, n := range names {
+			t := res.Artifact.Tools[n]
+			fmt.Fprintf(g.Stdout, "  %-24s %s, %s, %s\n", n, t.Manifests[platform.Linux], t.Manifests[platform.Darwin], t.Manifests[platform.Windows])
+		}
 	}
 	fmt.Fprintf(g.Stdout, "digest %s\n", res.Artifact.Digest)
 	return nil

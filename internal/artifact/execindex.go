@@ -76,15 +76,3 @@ func ExecIndexOf(p *Policy, name string) ExecIndex {
 	x.Tool.ManifestSHA256 = t.ManifestSHA256
 	return x
 }
-
-// ExecHashes returns, for the files of a compiled output directory, each
-// tool's exec file hash by tool name (what the pin records).
-func ExecHashes(files map[string][]byte) map[string]string {
-	out := map[string]string{}
-	for rel, b := range files {
-		if dir, base := path.Split(rel); dir == DirExec+"/" && strings.HasSuffix(base, ".json") {
-			out[strings.TrimSuffix(base, ".json")] = SHA256Hex(b)
-		}
-	}
-	return out
-}

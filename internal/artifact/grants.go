@@ -62,23 +62,25 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 
 // WritePinReviewed records reviewed (the grants the user accepted: the
 // compiled artifact itself after a compile, the earlier baseline when
-// exec recompiled something narrower), then the pin of policyJSON naming
-// their hash, each atomically. A crash between the two leaves the old
+// exec recompiled something narrower), then the pin of the artifact naming
+// their hash, each atomically. policySHA256 is the hex SHA-256 of the
+// artifact's policy.json, tools each tool's exec file hash. A crash between the two leaves the old
 // pin, which no longer matches the grants file's hash and so is read as
 // having no record (ReadReviewed falls back to the pinned policy.json).
-func WritePinReviewed(dataDir, root, artifactPath string, policyJSON []byte, tools map[string]string, reviewed *Policy) error {
+func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools map[string]string, reviewed *Policy) error {
 	gb, err := json.Marshal(ReviewedOf(reviewed))
 	if err != nil {
 		return err
 	}
+	gb = append(gb, '\n') // once: for 10,000 tools this is tens of MB
 	gpath := GrantsFile(dataDir, root, artifactPath)
 	if err := os.MkdirAll(filepath.Dir(gpath), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(gpath, append(gb, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(gpath, gb, 0o600); err != nil {
 		return err
 	}
-	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: SHA256Hex(policyJSON), GrantsSHA256: SHA256Hex(append(gb, '\n')), Tools: tools})
+	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(gb), Tools: tools})
 	if err != nil {
 		return err
 	}

@@ -4,49 +4,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"sort"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/benchws"
 )
 
 // benchWorkspace writes a workspace with n local tools of 10 fs rules
-// each (a root grant, read-only and read-write subtrees, a narrowed
-// secret), plus net and env rules, as a realistic large config.
+// each (package benchws: the shape bench/compile.sh measures too).
 func benchWorkspace(tb testing.TB, n int) string {
 	tb.Helper()
 	root, err := filepath.EvalSymlinks(tb.TempDir())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, d := range []string{".jp", "src/a", "src/b", "docs", "tests", "build/out", "vendor"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(root, ".jp", ".id"), []byte("bench"), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	var b strings.Builder
-	for i := range n {
-		t := fmt.Sprintf("conversation.tools.tool_%05d", i)
-		fmt.Fprintf(&b, "[%s]\nsource = \"local\"\ncommand = \"true\"\n\n", t)
-		for _, r := range []string{
-			`path = "."` + "\nread = true",
-			`path = "src"` + "\nread = true\nwrite = true",
-			`path = "src/a"` + "\nread = true",
-			`path = "src/b"` + "\nread = true\nwrite = true\ndelete = false",
-			`path = "docs"` + "\nread = true\nwrite = true",
-			`path = "tests"` + "\nread = true\nexecute = true",
-			`path = "build/out"` + "\nread = true\nwrite = true",
-			`path = "vendor"` + "\nread = true",
-			`path = ".env"`,
-			`path = "new/dir"` + "\ncreate = true",
-		} {
-			fmt.Fprintf(&b, "[[%s.access.fs]]\n%s\n\n", t, r)
-		}
-		fmt.Fprintf(&b, "[[%s.access.net]]\nhost = \"api.example.com\"\nscheme = \"https\"\nallow = true\n\n", t)
-		fmt.Fprintf(&b, "[[%s.access.env]]\nname = \"TOKEN_%d\"\nread = true\n\n", t, i)
-	}
-	if err := os.WriteFile(filepath.Join(root, ".jp", "config.toml"), []byte(b.String()), 0o644); err != nil {
+	if err := benchws.Write(root, n); err != nil {
 		tb.Fatal(err)
 	}
 	return root
@@ -54,23 +26,42 @@ func benchWorkspace(tb testing.TB, n int) string {
 
 func benchOptions(root string) Options {
 	env := map[string]string{"JP_USER_DATA_DIR": filepath.Join(root, ".data"), "JP_GLOBAL_CONFIG_DIR": filepath.Join(root, ".global"), "HOME": root}
-	return Options{Config: configOptionsFor(root, env)}
+	return Options{Config: configOptionsFor(root, env), Generator: "bench"}
+}
+
+var benchSizes = []int{1000, 10000}
+
+func skipLarge(b *testing.B, n int) {
+	if n > 1000 && testing.Short() {
+		b.Skip("large size skipped in -short")
+	}
 }
 
 // BenchmarkBuild compiles n tools with 10 fs rules each, in memory (load,
 // lint, bind, emit for three platforms, encode). Compare the ns/op of the
 // sizes to see how time grows with the number of tools.
 func BenchmarkBuild(b *testing.B) {
-	for _, n := range []int{100, 1000, 10000} {
+	benchSizesOf(b, Build)
+}
+
+// BenchmarkCompile is `jp-policy compile` without the CLI: Build, write
+// the artifact directory, make it durable, swap it in and pin it. Every
+// iteration replaces the previous iteration's artifact, as a recompile
+// does. Compare with BenchmarkCompileFloor at the same size.
+func BenchmarkCompile(b *testing.B) {
+	benchSizesOf(b, func(opts Options) (*Result, error) {
+		res, _, err := Compile(opts)
+		return res, err
+	})
+}
+
+func benchSizesOf(b *testing.B, compile func(Options) (*Result, error)) {
+	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			if n > 1000 && testing.Short() {
-				b.Skip("large size skipped in -short")
-			}
-			root := benchWorkspace(b, n)
-			opts := benchOptions(root)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				res, err := Build(opts)
+			skipLarge(b, n)
+			opts := benchOptions(benchWorkspace(b, n))
+			for b.Loop() {
+				res, err := compile(opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -80,4 +71,58 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCompileFloor is the least any compile of the same workspace
+// must do: read the config file and write the same files (same names,
+// same sizes) into a fresh directory with one syncfs, then remove the
+// previous copy. BenchmarkCompile / this is how far compile is from the
+// cost of its own output.
+func BenchmarkCompileFloor(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			skipLarge(b, n)
+			root := benchWorkspace(b, n)
+			opts := benchOptions(root)
+			res, err := Build(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			names := make([]string, 0, len(res.Files))
+			for name := range res.Files {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			out := filepath.Join(root, "floor")
+			for i := 0; b.Loop(); i++ {
+				if _, err := os.ReadFile(filepath.Join(root, ".jp", "config.toml")); err != nil {
+					b.Fatal(err)
+				}
+				dir := fmt.Sprintf("%s.%d", out, i)
+				if err := floorWrite(dir, names, res.Files); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.RemoveAll(fmt.Sprintf("%s.%d", out, i-1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func floorWrite(dir string, names []string, files map[string][]byte) error {
+	made := map[string]bool{}
+	for _, name := range names {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return syncTree(dir)
 }

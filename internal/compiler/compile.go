@@ -32,7 +32,9 @@ type Options struct {
 	// Generator is recorded in the artifact ("jp-policy 0.1.0").
 	Generator string
 
-	prepareOut bool // set by Compile: create OutDir before building
+	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
+	stream     bool   // set by Compile: write the files as they are emitted
+	stage      *stage // where they are written (set by Build)
 }
 
 func (o *Options) getenv(key string) string {
@@ -65,21 +67,28 @@ func (e *LintError) Error() string {
 type Result struct {
 	Root     string
 	Artifact *artifact.Policy
-	// Files maps a path relative to the output directory to its bytes.
+	// Files maps a path relative to the output directory to its bytes
+	// (Build only: Compile streams them to disk and leaves Files nil; its
+	// Artifact keeps each tool's grants, manifests and hashes, while the
+	// rest of each tool's entry is in the policy.json written).
 	Files map[string][]byte
 	// Diagnostics holds every warning (lint findings and compile-time
 	// drops), sorted.
 	Diagnostics []diag.Diagnostic
-	// Loaded is the merged config the result came from.
+	// Loaded is the merged config the result came from (Build only).
 	Loaded *config.Loaded
 	// Clauses holds every tool's full clause list per platform (the
-	// artifact keeps only a summary).
+	// artifact keeps only a summary); Build only, like Files.
 	Clauses map[string]map[platform.Platform][]emit.Clause
+
+	policySHA256 string            // of policy.json, for the pin
+	execHashes   map[string]string // tool -> SHA-256 of its exec file, for the pin
+	stage        *stage            // Compile: the written, not yet committed, artifact
 }
 
 // Build runs the whole pipeline in memory: nothing is written except
 // approvals the user grants through the Prompter.
-func Build(opts Options) (*Result, error) {
+func Build(opts Options) (_ *Result, err error) {
 	l, err := config.Load(opts.Config)
 	if err != nil {
 		return nil, err
@@ -108,6 +117,20 @@ func Build(opts Options) (*Result, error) {
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, err
 		}
+		if opts.stream {
+			// Compile writes the new artifact into a stage inside it
+			// as it is emitted (see stage).
+			st, serr := newStage(out)
+			if serr != nil {
+				return nil, serr
+			}
+			opts.stage = st
+			defer func() {
+				if err != nil {
+					st.discard()
+				}
+			}()
+		}
 	}
 
 	names := localTools(l)
@@ -130,8 +153,11 @@ func Build(opts Options) (*Result, error) {
 		Tools:     map[string]*artifact.Tool{},
 	}
 	emittedTools := map[string]emit.Tool{}
+	// One view of the disk for every tool's emitters (emit.CachedFS).
+	disk := emit.NewCachedFS()
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
+		et.FS = disk
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)
@@ -143,35 +169,26 @@ func Build(opts Options) (*Result, error) {
 	}
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)
-
-	files, clauses, err := emitAll(p, names, emittedTools)
-	if err != nil {
-		return nil, err
-	}
-	// One small file per tool for exec, which then reads what one tool
-	// needs whatever the size of the workspace (the pin holds each hash).
-	for name := range p.Tools {
-		b, err := marshalJSON(artifact.ExecIndexOf(p, name))
-		if err != nil {
-			return nil, err
-		}
-		files[artifact.ExecFile(name)] = b
-	}
 	diag.Sort(diags)
 	p.Warnings = diags
-	b, err := marshalJSON(p)
-	if err != nil {
+
+	res := &Result{Root: root, Artifact: p, Diagnostics: diags, stage: opts.stage}
+	if opts.stage == nil {
+		// Compile does not keep the config: let its parse trees go
+		// before the tools are emitted (a tenth of a 10,000-tool
+		// compile's memory).
+		res.Loaded = l
+	}
+	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
 		return nil, err
 	}
-	files[artifact.FileName] = b
-	files[".gitignore"] = []byte("# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n")
-	return &Result{Root: root, Artifact: p, Files: files, Diagnostics: diags, Loaded: l, Clauses: clauses}, nil
+	return res, nil
 }
 
 // Compile builds and writes the artifact; a failure leaves the previous
 // artifact untouched. It returns the directory written.
 func Compile(opts Options) (*Result, string, error) {
-	opts.prepareOut = true
+	opts.prepareOut, opts.stream = true, true
 	res, err := Build(opts)
 	if err != nil {
 		return nil, "", err
@@ -199,3 +216,12 @@ func isLocal(source string) bool {
 
 // ErrUnknownTool is returned by ToolPolicy for a name no layer configures.
 var ErrUnknownTool = errors.New("unknown tool")
+
+// discard drops the written but uncommitted artifact of a compile that
+// will not be put in place.
+func (r *Result) discard() {
+	if r.stage != nil {
+		r.stage.discard()
+		r.stage = nil
+	}
+}

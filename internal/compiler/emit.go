@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
-	"maps"
 	"path"
 	"runtime"
 	"sync"
@@ -15,106 +14,159 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 )
 
-// toolFileName guards manifest file names: a tool name becomes a path
-// component, so anything but a plain identifier is refused rather than
-// escaped.
-
-// emitted is one tool's emitter output.
-type emitted struct {
-	files   map[string][]byte
-	clauses map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
-	err     error
+// emitter is one platform's manifest emitter: where its manifests go and
+// how one tool's manifest is built. digest is the artifact digest, which
+// the JSON manifests carry so the launcher can match them to policy.json.
+type emitter struct {
+	platform platform.Platform // artifact platform key
+	name     string            // emitter name, for errors
+	dir      string            // directory inside the artifact
+	ext      string            // file name extension
+	build    func(et emit.Tool, digest string) ([]byte, []emit.Clause, error)
 }
 
-// emitAll runs the emitters for every tool, spread over the CPUs: each
-// tool's output depends only on its own input, and results are merged in
-// name order, so the bytes do not depend on scheduling.
-func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool) (map[string][]byte, map[string]map[platform.Platform][]emit.Clause, error) {
-	results := make([]emitted, len(names))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
-		wg.Go(func() {
-			for i := range work {
-				r := &results[i]
-				r.files = map[string][]byte{}
-				r.clauses, r.err = emitTool(p, names[i], tools[names[i]], r.files)
-			}
-		})
-	}
-	for i := range names {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	files := map[string][]byte{}
-	clauses := map[string]map[platform.Platform][]emit.Clause{}
-	for i, name := range names {
-		if results[i].err != nil {
-			return nil, nil, fmt.Errorf("tool %s: %w", name, results[i].err)
+// emitters is every platform the compiler writes manifests for. Adding a
+// platform is adding a row; each row's output is independent of the
+// others.
+var emitters = []emitter{
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ string) ([]byte, []emit.Clause, error) {
+		return sbpl.Build(et)
+	}},
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, error) {
+		m, err := landlock.Build(et)
+		if err != nil {
+			return nil, nil, err
 		}
-		maps.Copy(files, results[i].files)
-		clauses[name] = results[i].clauses
-	}
-	return files, clauses, nil
+		m.Digest = digest
+		b, err := marshalJSON(m)
+		return b, m.Clauses, err
+	}},
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, error) {
+		m, err := winjob.Build(et)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Digest = digest
+		b, err := marshalJSON(m)
+		return b, m.Clauses, err
+	}},
 }
 
-// emitTool runs the three emitters for one tool and records their files
-// and per-clause enforcement in the artifact. It touches only this tool's
+// file is one file of the artifact directory, relative to it.
+type file struct {
+	rel  string
+	data []byte
+}
+
+// emitted is everything one tool contributes to the artifact directory.
+type emitted struct {
+	files    []file                              // manifests and the exec file
+	execHash string                              // SHA-256 of the exec file, for the pin
+	entry    []byte                              // the tool's value in policy.json's "tools"
+	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
+	err      error
+}
+
+// emitChunk bounds how many tools are held in memory at once: their
+// outputs are handed to the sink in name order a chunk at a time, so a
+// large workspace is streamed to disk instead of held whole.
+const emitChunk = 128
+
+// emitAll runs the emitters for every tool, spread over the CPUs, and
+// hands each tool's output to sink in name order. With put set, the
+// workers write each tool's files through it as they are built (in
+// parallel) and sink gets none. Each tool's output depends only on its
+// own input and the order is fixed, so the bytes do not depend on
+// scheduling.
+func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(names)))
+	for start := 0; start < len(names); start += emitChunk {
+		chunk := names[start:min(start+emitChunk, len(names))]
+		results := make([]emitted, len(chunk))
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(workers, len(chunk)) {
+			wg.Go(func() {
+				for i := range work {
+					results[i] = emitTool(p, chunk[i], tools[chunk[i]], keepClauses)
+					if put != nil && results[i].err == nil {
+						for _, f := range results[i].files {
+							if err := put(f.rel, f.data); err != nil {
+								results[i].err = err
+								break
+							}
+						}
+						results[i].files = nil
+					}
+				}
+			})
+		}
+		for i := range chunk {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		for i, name := range chunk {
+			if results[i].err != nil {
+				return fmt.Errorf("tool %s: %w", name, results[i].err)
+			}
+			if err := sink(name, &results[i]); err != nil {
+				return err
+			}
+			results[i] = emitted{} // let the chunk's bytes go as soon as written
+		}
+	}
+	return nil
+}
+
+// emitTool runs every emitter for one tool, records their files and
+// per-clause enforcement in the tool's artifact entry, and encodes the
+// tool's exec file and policy.json entry. It touches only this tool's
 // entry of p, so tools can be emitted concurrently.
-func emitTool(p *artifact.Policy, name string, et emit.Tool, files map[string][]byte) (map[platform.Platform][]emit.Clause, error) {
+func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) emitted {
 	if !artifact.ToolFileNameOK(name) {
-		return nil, fmt.Errorf("tool name %q cannot be used as a file name", name)
+		return emitted{err: fmt.Errorf("tool name %q cannot be used as a file name", name)}
 	}
 	at := p.Tools[name]
-	full := map[platform.Platform][]emit.Clause{}
-	at.Manifests = map[platform.Platform]string{}
-	at.ManifestSHA256 = map[platform.Platform]string{}
-
-	profile, clauses, err := sbpl.Build(et)
+	at.Manifests = make(map[platform.Platform]string, len(emitters))
+	at.ManifestSHA256 = make(map[platform.Platform]string, len(emitters))
+	at.Enforcement = make(map[platform.Platform][]artifact.ClauseStatus, len(emitters))
+	out := emitted{files: make([]file, 0, len(emitters)+1)}
+	if keepClauses {
+		out.clauses = make(map[platform.Platform][]emit.Clause, len(emitters))
+	}
+	for _, em := range emitters {
+		data, clauses, err := em.build(et, p.Digest)
+		if err != nil {
+			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
+		}
+		rel := path.Join(em.dir, name+em.ext)
+		out.files = append(out.files, file{rel, data})
+		at.Manifests[em.platform] = rel
+		at.ManifestSHA256[em.platform] = artifact.SHA256Hex(data)
+		at.Enforcement[em.platform] = artifact.Summarize(clauses)
+		if keepClauses {
+			out.clauses[em.platform] = nonNil(clauses)
+		}
+	}
+	// One small file per tool for exec, which then reads what one tool
+	// needs whatever the size of the workspace (the pin holds each hash).
+	x, err := marshalJSON(artifact.ExecIndexOf(p, name))
 	if err != nil {
-		return nil, fmt.Errorf("sbpl: %w", err)
+		return emitted{err: err}
 	}
-	rel := path.Join(artifact.DirSBPL, name+".sb")
-	files[rel] = profile
-	at.Manifests[platform.Darwin] = rel
-	at.ManifestSHA256[platform.Darwin] = artifact.SHA256Hex(profile)
-	full[platform.Darwin] = nonNil(clauses)
-
-	lm, err := landlock.Build(et)
-	if err != nil {
-		return nil, fmt.Errorf("landlock: %w", err)
+	out.files = append(out.files, file{artifact.ExecFile(name), x})
+	out.execHash = artifact.SHA256Hex(x)
+	if out.entry, err = marshalEntry(at); err != nil {
+		return emitted{err: err}
 	}
-	lm.Digest = p.Digest
-	b, err := marshalJSON(lm)
-	if err != nil {
-		return nil, err
+	if !keepClauses {
+		// Compiling: the entry is what goes to disk. What only
+		// policy.json needs is let go, so memory holds each tool's
+		// grants (for the review and the pin), not its whole entry.
+		at.Grants, at.Origins, at.Warnings, at.Enforcement = nil, nil, nil, nil
 	}
-	rel = path.Join(artifact.DirLandlock, name+".json")
-	files[rel] = b
-	at.Manifests[platform.Linux] = rel
-	at.ManifestSHA256[platform.Linux] = artifact.SHA256Hex(b)
-	full[platform.Linux] = nonNil(lm.Clauses)
-
-	wm, err := winjob.Build(et)
-	if err != nil {
-		return nil, fmt.Errorf("winjob: %w", err)
-	}
-	wm.Digest = p.Digest
-	b, err = marshalJSON(wm)
-	if err != nil {
-		return nil, err
-	}
-	rel = path.Join(artifact.DirWinJob, name+".json")
-	files[rel] = b
-	at.Manifests[platform.Windows] = rel
-	at.ManifestSHA256[platform.Windows] = artifact.SHA256Hex(b)
-	full[platform.Windows] = nonNil(wm.Clauses)
-	at.Enforcement = map[platform.Platform][]artifact.ClauseStatus{}
-	for plat, cs := range full {
-		at.Enforcement[plat] = artifact.Summarize(cs)
-	}
-	return full, nil
+	return out
 }
 
 func nonNil(c []emit.Clause) []emit.Clause {

@@ -116,13 +116,14 @@ func review(opts Options, res *Result) (*ReviewOutcome, error) {
 // *WideningError and leaves the previous artifact and pin untouched.
 // With no pin there is nothing to compare and nothing to ask.
 func CompileReviewed(opts Options, rv Review) (*Result, string, *ReviewOutcome, error) {
-	opts.prepareOut = true
+	opts.prepareOut, opts.stream = true, true
 	res, err := Build(opts)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	ro, err := review(opts, res)
 	if err != nil {
+		res.discard()
 		return res, "", nil, err
 	}
 	if ro.Diff != nil && ro.Diff.Widened() {
@@ -133,13 +134,16 @@ func CompileReviewed(opts Options, rv Review) (*Result, string, *ReviewOutcome, 
 			ro.Prompted = true
 			ok, err := rv.Prompter.AcceptWidening(ro.Diff)
 			if err != nil {
+				res.discard()
 				return res, "", ro, err
 			}
 			if !ok {
+				res.discard()
 				return res, "", ro, &WideningError{Diff: ro.Diff, Declined: true}
 			}
 			ro.Accepted = true
 		default:
+			res.discard()
 			return res, "", ro, &WideningError{Diff: ro.Diff}
 		}
 	}
@@ -180,16 +184,26 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 	}
 	dataDir, err := jpdirs.UserDataDir(opts.getenv)
 	if err != nil {
+		res.discard()
 		return out, fmt.Errorf("cannot pin the artifact: %w", err)
-	}
-	if err := writeDir(out, res.Files); err != nil {
-		return out, err
 	}
 	ap, err := artifactPath(opts, res.Root)
 	if err != nil {
+		res.discard()
 		return out, err
 	}
-	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.Files[artifact.FileName], artifact.ExecHashes(res.Files), reviewed); err != nil {
+	if res.stage == nil {
+		// Built in memory (Rebuild): stage its files now.
+		if res.stage, err = stageFiles(out, res.Files); err != nil {
+			return out, err
+		}
+	}
+	err = res.stage.commit()
+	res.stage = nil
+	if err != nil {
+		return out, err
+	}
+	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, reviewed); err != nil {
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
 	return out, nil

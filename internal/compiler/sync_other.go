@@ -15,3 +15,7 @@ func syncTree(dir string) error {
 	_ = d.Sync() // not supported on every platform (Windows directories)
 	return nil
 }
+
+// swapDirs puts next in place of cur and leaves cur's previous content at
+// next, with two renames (see swapByRename).
+func swapDirs(next, cur string) error { return swapByRename(next, cur) }

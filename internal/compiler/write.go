@@ -1,104 +1,350 @@
 package compiler
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"hash"
+	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
+	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/emit"
 )
 
 func defaultOutDir(root string) string {
 	return filepath.Join(root, filepath.FromSlash(artifact.DefaultDir))
 }
 
+const gitignore = "# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n"
+
 // marshalJSON is the one JSON encoding of every file the compiler writes:
 // two-space indent, sorted map keys (encoding/json), no HTML escaping (so
 // paths with & or < stay readable), and a final newline.
 func marshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodeJSON(v, "")
 }
 
-// writeDir replaces dir with exactly files. Everything is written to a
-// sibling temporary directory first and swapped in with renames, so a
-// failure at any point before the swap leaves the previous artifact as it
-// was, and readers never see a half-written one.
-func writeDir(dir string, files map[string][]byte) error {
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+// encodeJSON is marshalJSON for a value that sits at a depth of
+// len(prefix)/2 inside a document: its lines after the first start with
+// prefix, exactly as encoding/json indents it in place.
+func encodeJSON(v any, prefix string) ([]byte, error) {
+	e := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(e)
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	e.out = appendIndent(e.out[:0], e.buf.Bytes(), prefix, "  ")
+	return bytes.Clone(e.out), nil
+}
+
+// Why pooled encoders: a compile encodes five documents per tool; a new
+// encoder and buffers each time regrew them from nothing, which was a
+// third of all the bytes a 10,000-tool compile allocated.
+type jsonEncoder struct {
+	buf bytes.Buffer // compact, as encoding/json writes it
+	out []byte       // indented (indent.go)
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// marshalEntry encodes one tool as it appears in policy.json's "tools"
+// object (depth 2), without the final newline.
+func marshalEntry(t *artifact.Tool) ([]byte, error) {
+	b, err := encodeJSON(t, "    ")
+	return bytes.TrimSuffix(b, []byte("\n")), err
+}
+
+// Why policy.json is stitched: encoded whole, a 10,000-tool policy.json
+// (about 200 MB) is built in memory twice over (encoding/json indents a
+// compact copy) on one core. Its "tools" object is instead assembled from
+// entries the emit workers encode in parallel, and streamed in name order
+// to the file, byte for byte what encoding the whole would give
+// (TestPolicyJSONStitchedIsMarshalled).
+
+// toolsMarker is how an empty "tools" map appears in the encoded
+// artifact. It cannot occur inside a JSON string, which escapes both the
+// newline and the quotes.
+var toolsMarker = []byte("\n  \"tools\": {},\n")
+
+// policyWriter streams policy.json: everything but the tools, then one
+// entry per tool in name order, then the rest, hashing as it goes.
+type policyWriter struct {
+	w    io.Writer
+	h    hash.Hash
+	tail []byte
+	n    int
+	err  error
+}
+
+func newPolicyWriter(w io.Writer, p *artifact.Policy) (*policyWriter, error) {
+	shell := *p
+	shell.Tools = map[string]*artifact.Tool{}
+	b, err := marshalJSON(&shell)
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.Index(b, toolsMarker)
+	if i < 0 {
+		return nil, errors.New("internal error: no tools object in the encoded artifact")
+	}
+	h := sha256.New()
+	pw := &policyWriter{w: io.MultiWriter(w, h), h: h, tail: b[i+len(toolsMarker)-1:]}
+	pw.write(b[:i])
+	pw.write([]byte("\n  \"tools\": {"))
+	return pw, pw.err
+}
+
+func (pw *policyWriter) write(b []byte) {
+	if pw.err == nil {
+		_, pw.err = pw.w.Write(b)
+	}
+}
+
+// entry appends one tool; names must come in sorted order, as
+// encoding/json sorts map keys.
+func (pw *policyWriter) entry(name string, entry []byte) error {
+	key, err := encodeJSON(name, "")
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
+	if pw.n > 0 {
+		pw.write([]byte(","))
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+	pw.write([]byte("\n    "))
+	pw.write(bytes.TrimSuffix(key, []byte("\n")))
+	pw.write([]byte(": "))
+	pw.write(entry)
+	pw.n++
+	return pw.err
+}
+
+// close writes the rest and returns the hex SHA-256 of the whole file.
+func (pw *policyWriter) close() (string, error) {
+	if pw.n == 0 {
+		pw.write([]byte("},"))
+	} else {
+		pw.write([]byte("\n  },"))
+	}
+	pw.write(pw.tail)
+	return hex.EncodeToString(pw.h.Sum(nil)), pw.err
+}
+
+// writeArtifact emits every tool and writes the artifact's files: into
+// opts.stage when compiling (streamed, never all in memory), else into
+// res.Files. It records policy.json's and the exec files' hashes for the
+// pin.
+func writeArtifact(opts *Options, res *Result, names []string, tools map[string]emit.Tool) error {
+	p := res.Artifact
+	st := opts.stage
+	var (
+		put     func(rel string, data []byte) error
+		policyW io.Writer
+		policyB bytes.Buffer
+	)
+	if st != nil {
+		put = st.put
+		bw := bufio.NewWriterSize(st.policy, 1<<20)
+		policyW = bw
+		defer bw.Flush()
+	} else {
+		res.Files = map[string][]byte{}
+		res.Clauses = map[string]map[platform.Platform][]emit.Clause{}
+		policyW = &policyB
+	}
+	pw, err := newPolicyWriter(policyW, p)
+	if err != nil {
+		return err
+	}
+	res.execHashes = make(map[string]string, len(names))
+	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+		for _, f := range e.files {
+			res.Files[f.rel] = f.data
 		}
-		if err := writeNew(p, files[name]); err != nil {
-			return err
+		if st == nil {
+			res.Clauses[name] = e.clauses
+		}
+		res.execHashes[name] = e.execHash
+		return pw.entry(name, e.entry)
+	})
+	if err != nil {
+		return err
+	}
+	if res.policySHA256, err = pw.close(); err != nil {
+		return err
+	}
+	if st == nil {
+		res.Files[artifact.FileName] = policyB.Bytes()
+		res.Files[".gitignore"] = []byte(gitignore)
+		return nil
+	}
+	if err := policyW.(*bufio.Writer).Flush(); err != nil {
+		return err
+	}
+	return st.put(".gitignore", []byte(gitignore))
+}
+
+// Why a stage inside the output directory: the Landlock emitter lists
+// the directories it splits, which can include .jp/ (a rule narrowing
+// something there). A staging directory beside the output, present while
+// tools are emitted, would then appear in the manifests under a random
+// name. Inside the output directory it is seen only by a rule that
+// narrows inside .jp/policy itself, whose listing already depends on the
+// previous artifact.
+
+// stage is the artifact directory being written, inside the output
+// directory until it is complete.
+type stage struct {
+	out    string // the output directory it will replace
+	dir    string
+	policy *os.File
+}
+
+func newStage(out string) (*stage, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(out, ".compile-")
+	if err != nil {
+		return nil, err
+	}
+	st := &stage{out: out, dir: dir}
+	for _, d := range []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			st.discard()
+			return nil, err
 		}
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if st.policy, err = os.OpenFile(filepath.Join(dir, artifact.FileName), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err != nil {
+		st.discard()
+		return nil, err
+	}
+	return st, nil
+}
+
+// put writes one new file of the stage; it is safe for concurrent use
+// (each file is written once, into a directory that exists).
+func (st *stage) put(rel string, data []byte) error {
+	if path.Dir(rel) != "." && !stageDir(path.Dir(rel)) {
+		return fmt.Errorf("internal error: %s is outside the artifact's directories", rel)
+	}
+	return writeNewFile(filepath.Join(st.dir, filepath.FromSlash(rel)), data)
+}
+
+// stageFiles stages an artifact built in memory.
+func stageFiles(out string, files map[string][]byte) (*stage, error) {
+	st, err := newStage(out)
+	if err != nil {
+		return nil, err
+	}
+	for rel, data := range files {
+		if rel == artifact.FileName {
+			_, err = st.policy.Write(data)
+		} else {
+			err = st.put(rel, data)
+		}
+		if err != nil {
+			st.discard()
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+func stageDir(d string) bool {
+	switch d {
+	case artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec:
+		return true
+	}
+	return false
+}
+
+// discard removes the stage (a failed or refused compile).
+func (st *stage) discard() {
+	if st.policy != nil {
+		st.policy.Close()
+	}
+	os.RemoveAll(st.dir)
+}
+
+// commit makes the stage durable and puts it in place of the output
+// directory, so readers see the previous artifact or the new one, never a
+// mixture; a failure before the swap leaves the previous artifact as it
+// was.
+func (st *stage) commit() error {
+	if err := st.policy.Close(); err != nil {
+		return err
+	}
+	st.policy = nil
+	if err := os.Chmod(st.dir, 0o755); err != nil {
 		return err
 	}
 	// Durable once, not per file (a 1,000-tool artifact is 5,000 files):
 	// exec verifies every file it uses against hashes pinned outside the
 	// workspace, so a file a crash left torn is refused, never applied.
-	if err := syncTree(tmp); err != nil {
+	if err := syncTree(st.dir); err != nil {
 		return err
 	}
-	var old string
-	if _, err := os.Lstat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("replacing %s: %w", dir, err)
-		}
+	// Out of the output directory, beside it, then exchanged with it.
+	parent := filepath.Dir(st.out)
+	side := filepath.Join(parent, "."+filepath.Base(st.out)+filepath.Base(st.dir))
+	if err := os.Rename(st.dir, side); err != nil {
+		return err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir) // put the previous artifact back
-		}
-		return fmt.Errorf("replacing %s: %w", dir, err)
+	st.dir = side
+	if err := swapDirs(side, st.out); err != nil {
+		return fmt.Errorf("replacing %s: %w", st.out, err)
 	}
-	ok = true
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
+	syncDir(parent)
+	// side now holds the previous artifact.
+	return os.RemoveAll(side)
 }
 
-func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
+// syncDir makes the renames in dir durable; a failure only weakens
+// durability (a crash may bring back the previous artifact, whose pin no
+// longer matches), so it is not an error.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// swapByRename is swapDirs without an atomic exchange: cur moves aside,
+// next takes its place (in between, cur is absent and an exec reading it
+// fails), and the previous content ends at next. A failure puts cur back.
+func swapByRename(next, cur string) error {
+	old := next + ".old"
+	if err := os.Rename(cur, old); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		old = ""
+	}
+	if err := os.Rename(next, cur); err != nil {
+		if old != "" {
+			_ = os.Rename(old, cur) // put the previous artifact back
+		}
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
+	if old != "" {
+		return os.Rename(old, next)
 	}
-	return f.Close()
+	return nil
 }

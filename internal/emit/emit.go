@@ -39,6 +39,9 @@ type Tool struct {
 	// Grants has one entry per Access.FS rule, in the same order.
 	Grants    []Grant `json:"grants"`
 	Defaulted bool    `json:"defaulted"`
+	// FS is how emitters read the disk; nil means directly (OS). The
+	// compiler shares one CachedFS among the tools of a compile.
+	FS FS `json:"-"`
 }
 
 // Status is how a platform enforces one clause of a policy.

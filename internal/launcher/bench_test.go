@@ -146,7 +146,7 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	data = filepath.Join(b.TempDir(), "data")
 	pb, err := os.ReadFile(ap)
 	must(b, err)
-	must(b, artifact.WritePinReviewed(data, ws, ap, pb, tools, &artifact.Policy{Root: ws}))
+	must(b, artifact.WritePinReviewed(data, ws, ap, artifact.SHA256Hex(pb), tools, &artifact.Policy{Root: ws}))
 	return ws, data
 }
 

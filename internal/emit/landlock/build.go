@@ -26,7 +26,7 @@ const (
 var Scopes = []string{"abstract_unix_socket", "signal"}
 
 // Build translates one compiled tool into its Linux manifest. It reads the
-// directories on the way to narrowed paths (os.ReadDir) to split broader
+// directories on the way to narrowed paths (through t.FS) to split broader
 // grants; everything else is pure. Digest is left empty for the compiler.
 func Build(t emit.Tool) (*Manifest, error) {
 	all, err := t.AbsRules()
@@ -34,7 +34,8 @@ func Build(t emit.Tool) (*Manifest, error) {
 		return nil, err
 	}
 	live := emit.Live(all)
-	grants, notes := split(live)
+	fsys := emit.FSOf(t)
+	grants, notes := split(fsys, live)
 
 	m := &Manifest{
 		Version:  FormatVersion,
@@ -50,7 +51,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 	if m.FS == nil {
 		m.FS = []PathRule{}
 	}
-	m.Masks, m.MaskedFS = masks(live)
+	m.Masks, m.MaskedFS = masks(fsys, live)
 	m.Namespace = nsPlan(live)
 
 	plan := emit.PlanNet(t.Access.Net)
@@ -107,11 +108,11 @@ func envRules(rs []policy.EnvRule) []policy.EnvRule {
 // launcher with a private mount namespace can cover each one read-only and
 // empty, and then use MaskedFS, the split computed as if those rules were
 // not there, which keeps the ancestors' full rights.
-func masks(live []emit.AbsRule) ([]string, []PathRule) {
+func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
 	out := []string{}
 	var rest []emit.AbsRule
 	for _, r := range live {
-		if RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(r.Abs) != kMissing {
+		if RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
 			out = append(out, r.Abs)
 			continue
 		}
@@ -120,7 +121,7 @@ func masks(live []emit.AbsRule) ([]string, []PathRule) {
 	if len(out) == 0 {
 		return out, nil
 	}
-	g, _ := split(rest)
+	g, _ := split(fsys, rest)
 	if g == nil {
 		g = []PathRule{}
 	}

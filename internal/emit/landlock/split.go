@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -60,6 +59,7 @@ type ruleNote struct {
 }
 
 type splitter struct {
+	fsys    emit.FS
 	rules   []emit.AbsRule // live rules only
 	grants  []PathRule
 	notes   map[int]*ruleNote
@@ -67,13 +67,13 @@ type splitter struct {
 }
 
 // split computes the grants for rules (live rules, sorted by Abs).
-func split(rules []emit.AbsRule) ([]PathRule, map[int]*ruleNote) {
-	s := &splitter{rules: rules, notes: map[int]*ruleNote{}, visited: map[int]bool{}}
+func split(fsys emit.FS, rules []emit.AbsRule) ([]PathRule, map[int]*ruleNote) {
+	s := &splitter{fsys: fsys, rules: rules, notes: map[int]*ruleNote{}, visited: map[int]bool{}}
 	for _, r := range rules {
 		if hasAncestorRule(rules, r.Abs) {
 			continue
 		}
-		s.place(r.Abs, lstatKind(r.Abs), RightsOf(emit.CapsOf(r.Rule)), 0, r, true)
+		s.place(r.Abs, lstatKind(fsys, r.Abs), RightsOf(emit.CapsOf(r.Rule)), 0, r, true)
 	}
 	for _, r := range rules {
 		if !s.visited[r.Index] {
@@ -149,7 +149,7 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 	shared := want
 	for _, n := range below {
 		r := RightsOf(emit.CapsOf(n.Rule))
-		if lstatKind(n.Abs) == kFile {
+		if lstatKind(s.fsys, n.Abs) == kFile {
 			// read_dir lists directories only; on an ancestor it never
 			// reaches an existing file, and withholding it would stop the
 			// tool listing the workspace because of one narrowed file.
@@ -166,7 +166,7 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 	for _, o := range emit.Outermost(s.rules, path) {
 		n.around = appendUnique(n.around, o.Index)
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := s.fsys.ReadDir(path)
 	if err != nil {
 		// Fail closed: without a listing the withheld rights go nowhere.
 		n.unlisted = append(n.unlisted, path)
@@ -216,8 +216,8 @@ func hasAncestorRule(rules []emit.AbsRule, p string) bool {
 	return false
 }
 
-func lstatKind(p string) entryKind {
-	fi, err := os.Lstat(p)
+func lstatKind(fsys emit.FS, p string) entryKind {
+	fi, err := fsys.Lstat(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return kMissing

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Benchmark `jp-policy compile` on generated workspaces of 1,000 and
+# 10,000 local tools (10 fs rules each, plus net and env rules: package
+# internal/benchws, the shape the compiler's Go benchmarks use too),
+# against a floor measured in the same hyperfine run: `cp -r` of the
+# artifact compile wrote, one syncfs (`sync -f`) and `rm -rf` of the copy,
+# i.e. creating, making durable and removing the same files, which any
+# compile that replaces its artifact must do. Peak resident memory comes
+# from /usr/bin/time -v. Linux only.
+#
+#   bench/compile.sh [RUNS]        (RUNS for 1,000 tools; 10,000 gets 2)
+set -euo pipefail
+
+runs=${1:-5}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
+fi
+
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/jp-policy" ./cmd/jp-policy)
+(cd "$repo" && go build -o "$tmp/genws" bench/genws.go)
+
+# Keep the real JP config out of it.
+export JP_GLOBAL_CONFIG_DIR="$tmp/jp-global" JP_USER_DATA_DIR="$tmp/jp-data"
+export XDG_CONFIG_HOME="$tmp/xdg-config" XDG_DATA_HOME="$tmp/xdg-data"
+
+compile() { echo "$tmp/jp-policy compile --workspace $1 --no-input --accept-widening"; }
+floor() { echo "sh -c 'cp -r $1/.jp/policy $tmp/copy && sync -f $tmp/copy && rm -rf $tmp/copy'"; }
+
+for n in 1000 10000; do
+  "$tmp/genws" "$tmp/ws$n" "$n"
+  $(compile "$tmp/ws$n") >/dev/null # first compile: the artifact the floor copies
+done
+
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$tmp/r1k.json" \
+  -n 'compile 1000' "$(compile "$tmp/ws1000")" -n 'floor 1000' "$(floor "$tmp/ws1000")"
+hyperfine -N --runs 2 --export-json "$tmp/r10k.json" \
+  -n 'compile 10000' "$(compile "$tmp/ws10000")" -n 'floor 10000' "$(floor "$tmp/ws10000")"
+
+for n in 1000 10000; do
+  /usr/bin/time -v $(compile "$tmp/ws$n") 2>"$tmp/time$n" >/dev/null
+  files=$(find "$tmp/ws$n/.jp/policy" -type f | wc -l)
+  size=$(du -sm "$tmp/ws$n/.jp/policy" | cut -f1)
+  echo "$n $(awk -F': ' '/Maximum resident/ {print $2}' "$tmp/time$n") $files $size" >> "$tmp/rss"
+done
+
+python3 - "$tmp/r1k.json" "$tmp/r10k.json" "$tmp/rss" <<'PY'
+import json, sys
+m = {}
+for f in sys.argv[1:3]:
+    for x in json.load(open(f))["results"]:
+        m[x["command"]] = x["median"]
+print()
+for n in (1000, 10000):
+    c, f = m[f"compile {n}"], m[f"floor {n}"]
+    print(f"{n:6} tools: compile median {c:7.2f} s  floor {f:7.2f} s  compile / floor {c/f:5.2f}")
+print(f"10,000 / 1,000 tools: compile {m['compile 10000']/m['compile 1000']:.1f}x, floor {m['floor 10000']/m['floor 1000']:.1f}x (linear: 10x)")
+for line in open(sys.argv[3]):
+    n, kb, files, mb = line.split()
+    print(f"{n:>6} tools: peak resident {int(kb)/1024:6.0f} MB; artifact {files} files, {mb} MB")
+PY
