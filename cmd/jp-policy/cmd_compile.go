@@ -81,7 +81,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 		return err
 	}
 	if !c.Quiet {
-		printFindings(g, res.Diagnostics, res.Root, res.Loaded.Files)
+		printFindings(g, res.Diagnostics, res.Root, res.ConfigFiles)
 	}
 	names := make([]string, 0, len(res.Artifact.Tools))
 	defaulted := 0

@@ -77,6 +77,10 @@ type Result struct {
 	Diagnostics []diag.Diagnostic
 	// Loaded is the merged config the result came from (Build only).
 	Loaded *config.Loaded
+	// ConfigFiles holds the bytes of every config layer read, for the
+	// source excerpts of Diagnostics (kept by Compile too: the bytes are
+	// small next to the parse trees Compile lets go).
+	ConfigFiles map[string][]byte
 	// Clauses holds every tool's full clause list per platform (the
 	// artifact keeps only a summary); Build only, like Files.
 	Clauses map[string]map[platform.Platform][]emit.Clause
@@ -172,7 +176,7 @@ func Build(opts Options) (_ *Result, err error) {
 	diag.Sort(diags)
 	p.Warnings = diags
 
-	res := &Result{Root: root, Artifact: p, Diagnostics: diags, stage: opts.stage}
+	res := &Result{Root: root, Artifact: p, Diagnostics: diags, ConfigFiles: l.Files, stage: opts.stage}
 	if opts.stage == nil {
 		// Compile does not keep the config: let its parse trees go
 		// before the tools are emitted (a tenth of a 10,000-tool
