@@ -14,17 +14,18 @@ import (
 // ExecCmd is `jp-policy exec`: run a command under a tool's compiled
 // policy. Everything is decided in package launcher.
 type ExecCmd struct {
-	Workspace  string   `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory above the current one that holds .jp)."`
-	Policy     string   `placeholder:"FILE" xor:"source,default" help:"Compiled artifact (default: <workspace>/.jp/policy/policy.json)."`
-	Default    bool     `xor:"default" help:"Run under RFD 075's default policy for the workspace (read-write workspace, no network, minimal environment), without an artifact."`
-	Tool       string   `short:"t" placeholder:"NAME" help:"Tool whose policy applies."`
-	BestEffort bool     `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
-	RequireABI int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
-	DryRun     bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
-	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
-	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path."`
-	LogNet     string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
-	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
+	Workspace    string   `short:"w" placeholder:"DIR" xor:"source" help:"Workspace root (default: the nearest directory above the current one that holds .jp)."`
+	Policy       string   `placeholder:"FILE" xor:"source,default" help:"Compiled artifact (default: <workspace>/.jp/policy/policy.json)."`
+	Default      bool     `xor:"default" help:"Run under RFD 075's default policy for the workspace (read-write workspace, no network, minimal environment), without an artifact."`
+	Tool         string   `short:"t" placeholder:"NAME" help:"Tool whose policy applies."`
+	BestEffort   bool     `xor:"abi" help:"Run even when the kernel cannot enforce every clause, after printing what is degraded."`
+	RequireABI   int      `name:"require-abi" placeholder:"N" xor:"abi" help:"Refuse to run when the kernel's Landlock ABI is below N."`
+	DryRun       bool     `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
+	Masks        bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
+	Namespaces   bool     `xor:"ns" help:"Require the namespaced path even when no clause needs it (it is taken automatically when one does): build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path. Refuses where unprivileged user namespaces are unavailable."`
+	NoNamespaces bool     `name:"no-namespaces" xor:"ns" help:"Take the fast path (Landlock and seccomp alone) even when a clause needs namespaces; what that weakens is refused unless --best-effort, as where user namespaces are unavailable."`
+	LogNet       string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
+	Command      []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
 // configuredSource is the merged `source` of tool in the workspace's
@@ -51,6 +52,17 @@ func (c *ExecCmd) argv() []string {
 	return c.Command
 }
 
+// nsMode maps --namespaces / --no-namespaces to the launcher's choice.
+func (c *ExecCmd) nsMode() launcher.NSMode {
+	switch {
+	case c.Namespaces:
+		return launcher.NSRequire
+	case c.NoNamespaces:
+		return launcher.NSOff
+	}
+	return launcher.NSAuto
+}
+
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
@@ -71,7 +83,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		RequireABI: c.RequireABI,
 		DryRun:     c.DryRun,
 		Masks:      c.Masks,
-		Namespaces: c.Namespaces,
+		NSMode:     c.nsMode(),
 		LogNet:     c.LogNet,
 		Argv:       argv,
 		Environ:    os.Environ(),

@@ -89,8 +89,14 @@ type UnenforceableError struct {
 
 func (e *UnenforceableError) Error() string {
 	parts := make([]string, len(e.Degraded))
+	abi := false
 	for i, d := range e.Degraded {
 		parts[i] = d.String()
+		abi = abi || d.Need > 0
+	}
+	if !abi {
+		return fmt.Sprintf("refusing to run: this machine cannot enforce %s; pass --best-effort to run with these clauses degraded",
+			strings.Join(parts, "; "))
 	}
 	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d and cannot enforce %s; upgrade the kernel, or pass --best-effort to run with these clauses degraded",
 		e.ABI, strings.Join(parts, "; "))

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/netproxy"
@@ -47,7 +48,7 @@ func execNamespaced(p *Plan) error {
 	m := p.Manifest
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
-		Dev: true, Proc: true, Net: true,
+		Dev: true, Proc: true, Net: p.privateNet(),
 		Tmpfs: []string{"/tmp"},
 		Masks: m.Namespace.Masks,
 	}
@@ -116,7 +117,24 @@ func execNamespaced(p *Plan) error {
 	debug.SetGCPercent(100) // a supervisor that may serve a proxy for long
 	child, err := nsroot.Start(spec)
 	if err != nil {
-		return fmt.Errorf("namespaced exec: %w", err)
+		// Refused only when trying (a container's seccomp profile,
+		// AppArmor): the fast path, under the same rule as a machine
+		// whose sysctls say so up front.
+		if se, ok := errors.AsType[*nsroot.SetupError](err); ok && se.Step == "exec" && se.Errno != 0 {
+			if se.Errno == syscall.ENOENT {
+				return &NotFoundError{Name: p.Argv[0], Err: se.Errno}
+			}
+			return &ExecError{Path: p.Path, Err: se.Errno}
+		}
+		fb, ferr := p.fallbackFor(err)
+		if ferr != nil {
+			if ferr == err {
+				return fmt.Errorf("namespaced exec: %w", err)
+			}
+			return ferr
+		}
+		WarnDegraded(os.Stderr, fb)
+		return Exec(fb)
 	}
 	if p.proxied() {
 		srv, err := proxyFor(m.Root, p.NetRules, logw)

@@ -69,9 +69,17 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 		}
 		if p.Namespaced && p.Manifest.Namespace != nil {
 			ns := p.Manifest.Namespace
+			net := "no network at all"
+			switch {
+			case p.proxied():
+				net = "network only through the filtering proxy at " + ProxyAddr
+			case !p.privateNet():
+				net = "the host's network (a TCP bind grant), limited by Landlock's port rules"
+			}
 			writeClause(&b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
-				"metadata writes are allowed and answer EROFS outside the write grants; no network at all; a private /tmp")
+				"metadata writes are allowed and answer EROFS outside the write grants; "+net+"; a private /tmp")
 		}
+		writeNeeds(&b, p)
 		writeClause(&b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(&b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
 	}
@@ -105,6 +113,37 @@ func WriteDryRun(w io.Writer, p *Plan, refusal error) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeNeeds says, for each part of the policy only namespaces enforce
+// exactly, what it is on this run and what it would be on the other
+// path, then which path the run takes and why.
+func writeNeeds(b *strings.Builder, p *Plan) {
+	if p.Manifest.Namespace == nil {
+		return
+	}
+	var ids []string
+	for _, n := range p.NSNeeds {
+		ids = append(ids, n.ID)
+		switch {
+		case p.Namespaced:
+			writeClause(b, string(emit.Enforced), n.ID, n.What, "exact with namespaces: "+n.Exact+"; without them: "+n.Without)
+		case n.Weaker:
+			// p.Degraded lists it, with the reason.
+		default:
+			writeClause(b, string(emit.Enforced), n.ID, n.What, "stricter than the policy without namespaces: "+n.Without+"; exact with them: "+n.Exact)
+		}
+	}
+	switch {
+	case len(ids) == 0 && p.Namespaced:
+		b.WriteString("path: namespaced (--namespaces); no clause needs it: Landlock and seccomp alone are exact for this policy\n")
+	case len(ids) == 0:
+		b.WriteString("path: fast (Landlock and seccomp); no clause needs namespaces\n")
+	case p.Namespaced:
+		fmt.Fprintf(b, "path: namespaced; needs namespaces: %s\n", strings.Join(ids, ", "))
+	default:
+		fmt.Fprintf(b, "path: fast, %s; needs namespaces: %s\n", p.NSUnavailable, strings.Join(ids, ", "))
+	}
 }
 
 func writeClause(b *strings.Builder, status, id, what, how string) {
@@ -146,6 +185,10 @@ func degradedLine(ds []Degradation) string {
 // running with clauses the kernel cannot enforce.
 func WarnDegraded(w io.Writer, p *Plan) {
 	if len(p.Degraded) == 0 {
+		return
+	}
+	if p.NSUnavailable != "" {
+		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded))
 		return
 	}
 	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/policy"
@@ -93,6 +94,92 @@ func writableAt(binds []NSBind, c string) bool {
 	best, rw := -1, false
 	for _, b := range binds {
 		if emit.Within(c, b.Path) && len(b.Path) > best {
+			best, rw = len(b.Path), b.RW
+		}
+	}
+	return rw
+}
+
+// NSNeed is one part of a tool's policy that only the namespaced path
+// (exec on Linux with unprivileged user namespaces) enforces exactly. The
+// launcher takes that path exactly when a manifest has at least one; with
+// none, Landlock and seccomp alone are exact and exec stays on the fast
+// path.
+type NSNeed struct {
+	// ID names the need: "ns.masks", "ns.readonly", "ns.protected",
+	// "ns.net" (this package), "ns.unix" (the launcher, at exec time).
+	ID string `json:"id"`
+	// What is the part of the policy, with its paths or rules.
+	What string `json:"what"`
+	// Exact is how the namespaced path enforces it.
+	Exact string `json:"exact"`
+	// Without is what it becomes on Landlock and seccomp alone.
+	Without string `json:"without"`
+	// Weaker is set when Without enforces less than the policy promises:
+	// exec then refuses to fall back unless --best-effort. Otherwise the
+	// fallback is stricter than the policy (some permitted actions fail)
+	// and runs.
+	Weaker bool `json:"weaker"`
+}
+
+// NamespaceNeeds lists the parts of m that need the namespaced path to be
+// exact, in a stable order. It reads only the manifest, so the launcher,
+// explain and the dry run agree with what compile wrote.
+func NamespaceNeeds(m *Manifest) []NSNeed {
+	var out []NSNeed
+	ns := m.Namespace
+	if ns == nil {
+		return nil
+	}
+	if len(ns.Masks) > 0 {
+		out = append(out, NSNeed{
+			ID:      "ns.masks",
+			What:    "narrowed paths " + strings.Join(ns.Masks, ", "),
+			Exact:   "hidden exactly: an empty read-only mount over each, a placeholder for one that does not exist yet, so it cannot be created; the rest of the directory keeps its full rights",
+			Without: "the Landlock split (the fs clauses say where): entries created later directly in a split directory get only the narrower rights, so some writes the policy allows fail",
+		})
+	}
+	var ro []string
+	for _, b := range ns.Binds {
+		if !b.RW && writableAbove(ns.Binds, b.Path) {
+			ro = append(ro, b.Path)
+		}
+	}
+	if len(ro) > 0 {
+		out = append(out, NSNeed{
+			ID:      "ns.readonly",
+			What:    "read-only rules inside writable ones: " + strings.Join(ro, ", "),
+			Exact:   "read-only binds: writes and metadata writes there fail with EROFS, beside them the write grant is whole",
+			Without: "the Landlock split: entries created later directly in a split directory get only the narrower rights, so some writes the policy allows fail",
+		})
+	}
+	if len(ns.Protected) > 0 {
+		out = append(out, NSNeed{
+			ID:      "ns.protected",
+			What:    "protected paths inside writable roots: " + strings.Join(ns.Protected, ", "),
+			Exact:   "read-only binds (and every directory above them a mount point, so they cannot be moved away): git hooks and config, and JP's own config, cannot be written",
+			Without: "writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit, or rewrite its own policy",
+			Weaker:  true,
+		})
+	}
+	if len(m.Net.ConnectTCP) > 0 && len(m.Net.BindTCP) == 0 {
+		out = append(out, NSNeed{
+			ID:      "ns.net",
+			What:    "net rules with hosts, schemes and paths",
+			Exact:   "a private network namespace whose only way out is a filtering proxy deciding each request by host, scheme, port and (plain http) path; names are resolved by the proxy, and UDP reaches nothing",
+			Without: "Landlock filters TCP ports only: any host on an allowed port, and UDP (DNS included) to any address",
+			Weaker:  true,
+		})
+	}
+	return out
+}
+
+// writableAbove reports whether the nearest bind strictly above p is
+// writable.
+func writableAbove(binds []NSBind, p string) bool {
+	best, rw := -1, false
+	for _, b := range binds {
+		if b.Path != p && emit.Within(p, b.Path) && len(b.Path) > best {
 			best, rw = len(b.Path), b.RW
 		}
 	}
