@@ -46,11 +46,12 @@ type nsExtra struct {
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
+	ns := m.Namespace.WithProtected(gitProtected(m.Namespace))
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
 		Tmpfs: []string{"/tmp"},
-		Masks: m.Namespace.Masks,
+		Masks: ns.Masks,
 	}
 	var roots []string
 	for _, b := range m.Baseline {
@@ -60,11 +61,11 @@ func execNamespaced(p *Plan) error {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, Optional: b.Optional})
 		roots = append(roots, b.Path)
 	}
-	for _, b := range m.Namespace.Binds {
+	for _, b := range ns.Binds {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, RW: b.RW, Optional: true})
 		roots = append(roots, b.Path)
 	}
-	for _, pp := range m.Namespace.Protected {
+	for _, pp := range ns.Protected {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: pp, Dst: pp, Optional: true})
 	}
 	if cwd, err := os.Getwd(); err == nil {

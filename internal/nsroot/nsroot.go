@@ -1,9 +1,9 @@
 package nsroot
 
 import (
-	"syscall"
 	"errors"
 	"os"
+	"syscall"
 )
 
 // TestNoUsernsEnv, set to 1, makes Available report "unavailable" and

@@ -3,13 +3,13 @@
 package nsroot
 
 import (
-	"strconv"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 

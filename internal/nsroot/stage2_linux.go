@@ -225,7 +225,7 @@ func buildRoot(s *Spec) error {
 	srcs := make([]int, len(s.Binds))
 	for i, b := range s.Binds {
 		fd, err := cloneTree(b.Src)
-		if err != nil && !(b.Optional && errors.Is(err, unix.ENOENT)) {
+		if err != nil && !(b.Optional && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR))) {
 			return fail("mount", err, "bind source %s", b.Src)
 		}
 		if err != nil {

@@ -26,6 +26,10 @@ type NSPlan struct {
 type NSBind struct {
 	Path string `json:"path"`
 	RW   bool   `json:"rw"`
+	// Pin marks a bind no rule asked for: a directory between a writable
+	// bind and a protected or masked path, bound onto itself so that it
+	// cannot be moved (pinAncestors).
+	Pin bool `json:"pin,omitempty"`
 }
 
 // ProtectedNames are the paths inside a writable root that stay read-only
@@ -63,29 +67,62 @@ func nsPlan(live []emit.AbsRule) *NSPlan {
 			p.Protected = append(p.Protected, c)
 		}
 	}
-	// A mount point cannot be renamed or removed (EBUSY), but its parent
-	// directories can: `mv .git .git-old && mkdir -p .git/hooks` would
-	// leave the read-only hooks behind and put writable ones where git
-	// looks. So every directory between a writable bind and a protected
-	// or masked path becomes a mount point too: a read-write bind of
-	// itself, which changes no right.
-	bound := map[string]bool{}
-	for _, b := range p.Binds {
-		bound[b.Path] = true
-	}
-	for _, t := range append(append([]string(nil), p.Protected...), p.Masks...) {
-		for d := filepath.Dir(t); !bound[d] && d != filepath.Dir(d); d = filepath.Dir(d) {
-			if !writableAt(p.Binds, d) {
-				break // a read-only bind above: nothing below it moves
-			}
-			p.Binds = append(p.Binds, NSBind{Path: d, RW: true})
-			bound[d] = true
-		}
-	}
+	p.pinAncestors(append(append([]string(nil), p.Protected...), p.Masks...))
 	sort.Slice(p.Binds, func(i, j int) bool { return p.Binds[i].Path < p.Binds[j].Path })
 	sort.Strings(p.Masks)
 	sort.Strings(p.Protected)
 	return p
+}
+
+// pinAncestors makes every directory between a writable bind and each
+// target a mount point too. A mount point cannot be renamed or removed
+// (EBUSY), but its parent directories can: `mv .git .git-old && mkdir -p
+// .git/hooks` would leave the read-only hooks behind and put writable ones
+// where git looks. A read-write bind of a directory onto itself changes no
+// right.
+func (p *NSPlan) pinAncestors(targets []string) {
+	bound := map[string]bool{}
+	for _, b := range p.Binds {
+		bound[b.Path] = true
+	}
+	for _, t := range targets {
+		for d := filepath.Dir(t); !bound[d] && d != filepath.Dir(d); d = filepath.Dir(d) {
+			if !writableAt(p.Binds, d) {
+				break // a read-only bind above: nothing below it moves
+			}
+			p.Binds = append(p.Binds, NSBind{Path: d, RW: true, Pin: true})
+			bound[d] = true
+		}
+	}
+}
+
+// WithProtected returns a copy of p with more protected paths (found by
+// the launcher at exec time: the git directories a .git file points to),
+// keeping those that lie under a writable bind and are not named by a
+// rule or protected already, with their ancestors pinned like the rest.
+func (p *NSPlan) WithProtected(extra []string) *NSPlan {
+	q := &NSPlan{Binds: slices.Clone(p.Binds), Masks: p.Masks, Protected: slices.Clone(p.Protected)}
+	var added []string
+	for _, c := range extra {
+		if slices.Contains(q.Protected, c) {
+			continue
+		}
+		// A pin (`.git` as the way to .git/hooks, when .git turns out to
+		// be a file) gives way to the protection; a rule's bind does not.
+		q.Binds = slices.DeleteFunc(q.Binds, func(b NSBind) bool { return b.Path == c && b.Pin })
+		if slices.ContainsFunc(q.Binds, func(b NSBind) bool { return b.Path == c }) || !writableAt(q.Binds, c) {
+			continue
+		}
+		q.Protected = append(q.Protected, c)
+		added = append(added, c)
+	}
+	if len(added) == 0 {
+		return p
+	}
+	q.pinAncestors(added)
+	sort.Slice(q.Binds, func(i, j int) bool { return q.Binds[i].Path < q.Binds[j].Path })
+	sort.Strings(q.Protected)
+	return q
 }
 
 // writableAt reports whether the deepest bind containing c is writable
