@@ -113,3 +113,16 @@ func (e *ABITooLowError) Error() string {
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
+
+// TmpDirError refuses a run whose private temporary directory cannot be
+// made safely.
+type TmpDirError struct {
+	Path string
+	Err  error
+}
+
+func (e *TmpDirError) Error() string {
+	return fmt.Sprintf("private TMPDIR %s: %v", e.Path, e.Err)
+}
+
+func (e *TmpDirError) Unwrap() error { return e.Err }

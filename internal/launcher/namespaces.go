@@ -179,6 +179,9 @@ func (p *Plan) fallbackFor(err error) (*Plan, error) {
 	if len(fb.Degraded) > 0 && !fb.bestEffort {
 		return nil, &UnenforceableError{ABI: fb.ABI, Degraded: fb.Degraded}
 	}
+	if err := fb.setTmp(false); err != nil {
+		return nil, err
+	}
 	return fb, nil
 }
 

@@ -274,6 +274,7 @@ func Prepare(o *Options) (*Plan, error) {
 	} else {
 		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
+	p.Env = withTerm(p.Env, o.Environ, envAllow.Rules)
 
 	if o.Platform != "linux" {
 		return p, nil
@@ -303,6 +304,9 @@ func Prepare(o *Options) (*Plan, error) {
 	p.Filter = filter
 	if len(p.Degraded) > 0 && !o.BestEffort {
 		return p, &UnenforceableError{ABI: o.ABI, Degraded: p.Degraded}
+	}
+	if err := p.setTmp(o.DryRun); err != nil {
+		return p, err
 	}
 	return p, nil
 }
