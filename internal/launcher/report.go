@@ -3,6 +3,7 @@ package launcher
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -125,6 +126,9 @@ func writeNeeds(b *strings.Builder, p *Plan) {
 	var ids []string
 	for _, n := range p.NSNeeds {
 		ids = append(ids, n.ID)
+		if slices.ContainsFunc(p.Manifest.Clauses, func(c emit.Clause) bool { return c.ID == n.ID }) {
+			continue // the manifest's clause said it, with this run's status
+		}
 		switch {
 		case p.Namespaced:
 			writeClause(b, string(emit.Enforced), n.ID, n.What, "exact with namespaces: "+n.Exact+"; without them: "+n.Without)

@@ -1,6 +1,7 @@
 package landlock
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -221,4 +222,23 @@ func writableAbove(binds []NSBind, p string) bool {
 		}
 	}
 	return rw
+}
+
+// NeedClauses describes each need as a manifest clause, so explain and the
+// manifests say what namespaces make exact and what the clause becomes
+// without them. Their status is the namespaced path's; the launcher
+// reports a fallback's on the machine it runs on.
+func NeedClauses(needs []NSNeed) []emit.Clause {
+	var out []emit.Clause
+	for _, n := range needs {
+		without := "stricter than the policy, so it runs"
+		if n.Weaker {
+			without = "weaker than the policy, so exec refuses it unless --best-effort"
+		}
+		out = append(out, emit.Clause{
+			ID: n.ID, What: n.What, Status: emit.Enforced,
+			How: fmt.Sprintf("exact on the namespaced path, which exec takes for it: %s; without user namespaces (or with --no-namespaces): %s, %s", n.Exact, n.Without, without),
+		})
+	}
+	return out
 }
