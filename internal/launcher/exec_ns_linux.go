@@ -14,10 +14,8 @@ import (
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/netproxy"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
-	"github.com/jp-policy/jp-policy/policy"
 
 	"golang.org/x/net/bpf"
 )
@@ -152,23 +150,6 @@ func execNamespaced(p *Plan) error {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
 	return &ChildExit{Code: code}
-}
-
-// proxyFor is the filtering proxy for a tool's net rules: every request
-// is decided by package policy, the same engine as `jp-policy check net`,
-// and names are resolved here, outside the sandbox.
-func proxyFor(root string, rules []policy.NetRule, log io.Writer) (*netproxy.Server, error) {
-	if len(rules) == 0 {
-		// An empty net list reads as unrestricted (RFD 076); a tool on
-		// this path has ports in its manifest, so no rules means the plan
-		// lost them: serve nothing rather than everything.
-		return nil, errors.New("the tool's net rules are missing from the plan")
-	}
-	k, err := policy.NewChecker(root, &policy.AccessPolicy{Net: rules})
-	if err != nil {
-		return nil, err
-	}
-	return netproxy.New(netproxy.Config{Decide: k.CheckNetEndpoint, Log: log})
 }
 
 // finalizeNS runs in stage 2 on the thread that execs, after nsroot

@@ -202,8 +202,11 @@ const (
 
 // withProxy points HTTP clients, curl, git, Python and SOCKS-aware tools
 // at the proxy: netproxy.Env's variables replace any of the same name.
-func withProxy(env []string) []string {
-	set := netproxy.Env(ProxyAddr)
+func withProxy(env []string) []string { return withProxyAt(env, ProxyAddr) }
+
+// withProxyAt is withProxy for a proxy at addr.
+func withProxyAt(env []string, addr string) []string {
+	set := netproxy.Env(addr)
 	out := make([]string, 0, len(env)+len(set))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
@@ -79,5 +80,19 @@ func TestChoosePath(t *testing.T) {
 				t.Errorf("degraded = %q, want %q", got, tc.degraded)
 			}
 		})
+	}
+}
+
+// TestSandboxExecArgvProxyPort: a macOS run with net rules defines the
+// profile's proxy-port parameter as the port the launcher's proxy took.
+func TestSandboxExecArgvProxyPort(t *testing.T) {
+	p := &Plan{HostProxy: "127.0.0.1:5555", ProfileText: "(version 1)", Path: "/bin/t", Argv: []string{"t", "a"}}
+	got := strings.Join(SandboxExecArgv(p), " ")
+	if want := "/usr/bin/sandbox-exec -D JP_PROXY_PORT=5555 -p (version 1) -- /bin/t a"; got != want {
+		t.Errorf("argv = %q, want %q", got, want)
+	}
+	p.HostProxy = ""
+	if got := strings.Join(SandboxExecArgv(p), " "); strings.Contains(got, "-D") {
+		t.Errorf("argv without a proxy defines a parameter: %q", got)
 	}
 }

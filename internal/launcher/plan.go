@@ -105,6 +105,14 @@ type Plan struct {
 	// an in-process profile (--default) passed inline instead.
 	Profile     string
 	ProfileText string
+	// WorkspaceRoot is the canonical workspace root of an artifact run
+	// (the proxy's checker resolves net rules against it).
+	WorkspaceRoot string
+	// HostProxy is the loopback address of the filtering proxy the
+	// launcher serves on the host for a tool with net rules (macOS, where
+	// the profile lets the tool reach only it; Windows, where only the
+	// proxy variables point there). Set by Exec.
+	HostProxy string
 	// Job is the Windows job-object manifest.
 	Job *winjob.Manifest
 }
@@ -204,6 +212,7 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.WorkspaceRoot = root
 		loc, err := resolveManifest(root, ap, strict, o.Tool, o.Platform)
 		if errors.Is(err, artifact.ErrStale) && o.Recompile != nil && !o.DryRun {
 			loc, err = o.recompileStale(root, ap, strict, err)
