@@ -23,11 +23,12 @@ type ExecCmd struct {
 	DryRun     bool   `help:"Print what would be enforced, degraded or cooperative-only, and run nothing."`
 	// The fast parser (exec_fast.go) refuses --format, so a line with it
 	// goes to kong; it starts from Format "text", kong's default.
-	Format     string   `help:"With --dry-run: text or json (one JSON object; docs/output.md)." enum:"text,json" default:"text"`
-	Masks      bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
-	Namespaces bool     `help:"Build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path."`
-	LogNet     string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
-	Command    []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
+	Format       string   `help:"With --dry-run: text or json (one JSON object; docs/output.md)." enum:"text,json" default:"text"`
+	Masks        bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
+	Namespaces   bool     `xor:"ns" help:"Require the namespaced path even when no clause needs it (it is taken automatically when one does): build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path. Refuses where unprivileged user namespaces are unavailable."`
+	NoNamespaces bool     `name:"no-namespaces" xor:"ns" help:"Take the fast path (Landlock and seccomp alone) even when a clause needs namespaces; what that weakens is refused unless --best-effort, as where user namespaces are unavailable."`
+	LogNet       string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
+	Command      []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
 // configuredSource is the merged `source` of tool in the workspace's
@@ -54,6 +55,17 @@ func (c *ExecCmd) argv() []string {
 	return c.Command
 }
 
+// nsMode maps --namespaces / --no-namespaces to the launcher's choice.
+func (c *ExecCmd) nsMode() launcher.NSMode {
+	switch {
+	case c.Namespaces:
+		return launcher.NSRequire
+	case c.NoNamespaces:
+		return launcher.NSOff
+	}
+	return launcher.NSAuto
+}
+
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
@@ -78,7 +90,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		DryRun:     c.DryRun,
 		DryRunJSON: c.Format == "json",
 		Masks:      c.Masks,
-		Namespaces: c.Namespaces,
+		NSMode:     c.nsMode(),
 		LogNet:     c.LogNet,
 		Argv:       argv,
 		Environ:    os.Environ(),

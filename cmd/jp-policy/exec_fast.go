@@ -47,7 +47,7 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 		}
 		seen[name] = true
 		switch name {
-		case "default", "best-effort", "dry-run", "masks", "namespaces":
+		case "default", "best-effort", "dry-run", "masks", "namespaces", "no-namespaces":
 			if hasValue {
 				return nil, false
 			}
@@ -62,6 +62,8 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 				c.Masks = true
 			case "namespaces":
 				c.Namespaces = true
+			case "no-namespaces":
+				c.NoNamespaces = true
 			}
 		case "tool", "workspace", "policy", "require-abi", "log-net":
 			if !hasValue {
@@ -99,5 +101,6 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 func execFlagsConsistent(c *ExecCmd, seen map[string]bool) bool {
 	return !(seen["workspace"] && seen["policy"]) &&
 		!(seen["policy"] && seen["default"]) &&
-		!(seen["best-effort"] && seen["require-abi"])
+		!(seen["best-effort"] && seen["require-abi"]) &&
+		!(seen["namespaces"] && seen["no-namespaces"])
 }

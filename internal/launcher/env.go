@@ -3,6 +3,7 @@ package launcher
 import (
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -127,4 +128,24 @@ func upperAll(ss []string) []string {
 		out[i] = strings.ToUpper(s)
 	}
 	return out
+}
+
+// withTerm passes TERM, an addition of exec's to RFD 075's minimal set:
+// without it a tool's programs fall back to a dumb terminal (no colours,
+// pagers and editors that cannot draw), and it names a terminal type, not
+// a secret. A rule with `read = false` on it still removes it; one that
+// grants it has let it through already.
+func withTerm(env, environ []string, rules []policy.EnvRule) []string {
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") }) {
+		return env
+	}
+	if r, _ := policy.MatchEnv(rules, "TERM"); r != nil && !r.Read {
+		return env
+	}
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "TERM=") {
+			return append(env, kv)
+		}
+	}
+	return env
 }

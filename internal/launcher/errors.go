@@ -93,8 +93,14 @@ type UnenforceableError struct {
 
 func (e *UnenforceableError) Error() string {
 	parts := make([]string, len(e.Degraded))
+	abi := false
 	for i, d := range e.Degraded {
 		parts[i] = d.String()
+		abi = abi || d.Need > 0
+	}
+	if !abi {
+		return fmt.Sprintf("refusing to run: this machine cannot enforce %s; pass --best-effort to run with these clauses degraded",
+			strings.Join(parts, "; "))
 	}
 	return fmt.Sprintf("refusing to run: this kernel's Landlock ABI is %d and cannot enforce %s; upgrade the kernel, or pass --best-effort to run with these clauses degraded",
 		e.ABI, strings.Join(parts, "; "))
@@ -111,3 +117,16 @@ func (e *ABITooLowError) Error() string {
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
+
+// TmpDirError refuses a run whose private temporary directory cannot be
+// made safely.
+type TmpDirError struct {
+	Path string
+	Err  error
+}
+
+func (e *TmpDirError) Error() string {
+	return fmt.Sprintf("private TMPDIR %s: %v", e.Path, e.Err)
+}
+
+func (e *TmpDirError) Unwrap() error { return e.Err }

@@ -11,12 +11,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/netproxy"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
-	"github.com/jp-policy/jp-policy/policy"
 
 	"golang.org/x/net/bpf"
 )
@@ -45,11 +44,12 @@ type nsExtra struct {
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
+	ns := m.Namespace.WithProtected(gitProtected(m.Namespace))
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
-		Dev: true, Proc: true, Net: true,
+		Dev: true, Proc: true, Net: p.privateNet(),
 		Tmpfs: []string{"/tmp"},
-		Masks: m.Namespace.Masks,
+		Masks: ns.Masks,
 	}
 	var roots []string
 	for _, b := range m.Baseline {
@@ -59,11 +59,11 @@ func execNamespaced(p *Plan) error {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, Optional: b.Optional})
 		roots = append(roots, b.Path)
 	}
-	for _, b := range m.Namespace.Binds {
+	for _, b := range ns.Binds {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, RW: b.RW, Optional: true})
 		roots = append(roots, b.Path)
 	}
-	for _, pp := range m.Namespace.Protected {
+	for _, pp := range ns.Protected {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: pp, Dst: pp, Optional: true})
 	}
 	if cwd, err := os.Getwd(); err == nil {
@@ -116,7 +116,24 @@ func execNamespaced(p *Plan) error {
 	debug.SetGCPercent(100) // a supervisor that may serve a proxy for long
 	child, err := nsroot.Start(spec)
 	if err != nil {
-		return fmt.Errorf("namespaced exec: %w", err)
+		// Refused only when trying (a container's seccomp profile,
+		// AppArmor): the fast path, under the same rule as a machine
+		// whose sysctls say so up front.
+		if se, ok := errors.AsType[*nsroot.SetupError](err); ok && se.Step == "exec" && se.Errno != 0 {
+			if se.Errno == syscall.ENOENT {
+				return &NotFoundError{Name: p.Argv[0], Err: se.Errno}
+			}
+			return &ExecError{Path: p.Path, Err: se.Errno}
+		}
+		fb, ferr := p.fallbackFor(err)
+		if ferr != nil {
+			if ferr == err {
+				return fmt.Errorf("namespaced exec: %w", err)
+			}
+			return ferr
+		}
+		WarnDegraded(os.Stderr, fb)
+		return Exec(fb)
 	}
 	if p.proxied() {
 		srv, err := proxyFor(m.Root, p.NetRules, logw)
@@ -133,23 +150,6 @@ func execNamespaced(p *Plan) error {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
 	return &ChildExit{Code: code}
-}
-
-// proxyFor is the filtering proxy for a tool's net rules: every request
-// is decided by package policy, the same engine as `jp-policy check net`,
-// and names are resolved here, outside the sandbox.
-func proxyFor(root string, rules []policy.NetRule, log io.Writer) (*netproxy.Server, error) {
-	if len(rules) == 0 {
-		// An empty net list reads as unrestricted (RFD 076); a tool on
-		// this path has ports in its manifest, so no rules means the plan
-		// lost them: serve nothing rather than everything.
-		return nil, errors.New("the tool's net rules are missing from the plan")
-	}
-	k, err := policy.NewChecker(root, &policy.AccessPolicy{Net: rules})
-	if err != nil {
-		return nil, err
-	}
-	return netproxy.New(netproxy.Config{Decide: k.CheckNetEndpoint, Log: log})
 }
 
 // finalizeNS runs in stage 2 on the thread that execs, after nsroot

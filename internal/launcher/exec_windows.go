@@ -23,6 +23,16 @@ func Exec(p *Plan) error {
 	if p.Job == nil {
 		return fmt.Errorf("tool %q has no job-object manifest; run `jp-policy compile`", p.Tool)
 	}
+	if len(p.NetRules) > 0 {
+		// Cooperative: a job object cannot block sockets, so only the
+		// proxy variables send the tool's HTTP clients through the
+		// filtering proxy (the manifest's net.proxy clause says so).
+		stop, err := startHostProxy(p)
+		if err != nil {
+			return fmt.Errorf("cannot serve the network proxy: %w", err)
+		}
+		defer stop()
+	}
 	attrs, err := BuildJobAttrs(p.Job, append([]string{p.Path}, p.Argv[1:]...), p.Env)
 	if err != nil {
 		return err

@@ -46,10 +46,10 @@ type Options struct {
 	// namespace (Linux, CAP_SYS_ADMIN); without it, or without the
 	// privilege, the split grants apply.
 	Masks bool
-	// Namespaces asks for the namespaced path (Linux): the tool's
+	// NSMode chooses between the namespaced path (Linux: the tool's
 	// filesystem built from its grants in private user, mount and
-	// network namespaces.
-	Namespaces bool
+	// network namespaces) and the fast one; see NSMode's values.
+	NSMode NSMode
 	// LogNet is a file for the proxy's decisions (JSON lines).
 	LogNet string
 	// Argv is the command, byte for byte as given after `--`.
@@ -83,6 +83,15 @@ type Plan struct {
 	Masks bool
 	// Namespaced: run through the namespaced path (exec_ns_linux.go).
 	Namespaced bool
+	// NSNeeds are the parts of the policy only the namespaced path
+	// enforces exactly; NSUnavailable, when set, says why the run falls
+	// back to the fast path anyway.
+	NSNeeds       []landlock.NSNeed
+	NSUnavailable string
+	// fallback is the fast plan kept aside by an automatic choice of the
+	// namespaced path, for a Start that finds namespaces refused.
+	fallback   *Plan
+	bestEffort bool
 	// NetRules are the tool's net rules; on the namespaced path a
 	// filtering proxy decides every connection with them.
 	NetRules []policy.NetRule
@@ -99,6 +108,14 @@ type Plan struct {
 	// an in-process profile (--default) passed inline instead.
 	Profile     string
 	ProfileText string
+	// WorkspaceRoot is the canonical workspace root of an artifact run
+	// (the proxy's checker resolves net rules against it).
+	WorkspaceRoot string
+	// HostProxy is the loopback address of the filtering proxy the
+	// launcher serves on the host for a tool with net rules (macOS, where
+	// the profile lets the tool reach only it; Windows, where only the
+	// proxy variables point there). Set by Exec.
+	HostProxy string
 	// Job is the Windows job-object manifest.
 	Job *winjob.Manifest
 }
@@ -198,6 +215,7 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.WorkspaceRoot = root
 		loc, err := resolveManifest(root, ap, strict, o.Tool, o.Platform)
 		if errors.Is(err, artifact.ErrStale) && o.Recompile != nil && !o.DryRun {
 			loc, err = o.recompileStale(root, ap, strict, err)
@@ -268,6 +286,7 @@ func Prepare(o *Options) (*Plan, error) {
 	} else {
 		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
+	p.Env = withTerm(p.Env, o.Environ, envAllow.Rules)
 
 	if o.Platform != platform.Linux {
 		return p, nil
@@ -281,25 +300,10 @@ func Prepare(o *Options) (*Plan, error) {
 	if p.Degraded, err = degraded(p.Manifest, o.ABI); err != nil {
 		return p, err
 	}
-	spec := *p.Manifest.Seccomp
-	if o.Namespaces {
-		if err := namespacedOK(p.Manifest); err != nil {
-			return p, err
-		}
-		p.Namespaced = true
-		// Read-only binds answer EROFS outside the write grants, so the
-		// metadata calls need no blanket refusal there.
-		spec.Metadata = true
-		// Paths outside the grants do not exist in the namespaced root.
-		spec.XattrRead = true
-		if p.proxied() {
-			// Only loopback exists in the tool's network namespace, and
-			// the proxy resolves names: TCP to it is all the tool needs,
-			// and listening there reaches nobody outside.
-			spec.Inet, spec.Listen = seccomp.InetTCP, true
-			p.LogNet = o.LogNet
-			p.Env = withProxy(p.Env)
-		}
+	p.bestEffort = o.BestEffort
+	spec, err := p.choosePath(o, *p.Manifest.Seccomp)
+	if err != nil {
+		return p, err
 	}
 	filter, why := buildFilter(spec)
 	if why != "" {
@@ -312,6 +316,9 @@ func Prepare(o *Options) (*Plan, error) {
 	p.Filter = filter
 	if len(p.Degraded) > 0 && !o.BestEffort {
 		return p, &UnenforceableError{ABI: o.ABI, Degraded: p.Degraded}
+	}
+	if err := p.setTmp(o.DryRun); err != nil {
+		return p, err
 	}
 	return p, nil
 }

@@ -203,7 +203,11 @@ func TestPrepareLinux(t *testing.T) {
 				if err != nil {
 					t.Fatalf("unexpected refusal: %v", err)
 				}
-				if strings.Join(p.Env, " ") != environ[0]+" HOME=/h" {
+				env, tmp := withoutTmp(p.Env)
+				if fi, err := os.Stat(tmp); err != nil || !fi.IsDir() {
+					t.Errorf("TMPDIR=%q: not a directory (%v)", tmp, err)
+				}
+				if strings.Join(env, " ") != environ[0]+" HOME=/h" {
 					t.Errorf("env %q: SECRET must be stripped, PATH and HOME kept", p.Env)
 				}
 				if !filepath.IsAbs(p.Path) {
@@ -284,7 +288,7 @@ func TestPrepareFromArtifact(t *testing.T) {
 			if p.Manifest == nil || p.Manifest.Tool != "t" {
 				t.Errorf("linux: manifest not read")
 			}
-			if len(p.Env) != 0 {
+			if env, _ := withoutTmp(p.Env); len(env) != 0 {
 				t.Errorf("linux env %q: the manifest grants no TOKEN", p.Env)
 			}
 		case platform.Darwin:
@@ -392,7 +396,11 @@ func TestPrepareDefault(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", plat, err)
 		}
-		if p.Tool != "default" || len(p.Env) != 1 || !strings.HasPrefix(p.Env[0], "PATH=") {
+		env, tmp := withoutTmp(p.Env)
+		if (plat == platform.Linux) != (tmp != "") {
+			t.Errorf("%s: TMPDIR=%q", plat, tmp)
+		}
+		if p.Tool != "default" || len(env) != 1 || !strings.HasPrefix(env[0], "PATH=") {
 			t.Errorf("%s: tool %q env %q", plat, p.Tool, p.Env)
 		}
 		switch plat {
@@ -439,4 +447,18 @@ func TestProxyAddr(t *testing.T) {
 	if ProxyAddr != "127.0.0.1:"+strconv.Itoa(ProxyPort) {
 		t.Fatalf("ProxyAddr %s does not use ProxyPort %d", ProxyAddr, ProxyPort)
 	}
+}
+
+// withoutTmp splits the private TMPDIR exec sets off env.
+func withoutTmp(env []string) ([]string, string) {
+	var out []string
+	tmp := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			tmp = v
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out, tmp
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -48,6 +49,9 @@ type DryRun struct {
 	Env  []string `json:"env"`
 	Path string   `json:"path,omitempty"`
 	Argv []string `json:"argv,omitempty"`
+	// Route is which exec path the run takes and why (Linux with a
+	// namespace plan only): "fast (...)" or "namespaced; needs ...".
+	Route string `json:"route,omitempty"`
 	// Verdict is "run", "run_degraded" (--best-effort) or "refuse".
 	Verdict string `json:"verdict"`
 	// Reason is the refusal, or what is degraded.
@@ -113,9 +117,17 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 		}
 		if p.Namespaced && p.Manifest.Namespace != nil {
 			ns := p.Manifest.Namespace
+			net := "no network at all"
+			switch {
+			case p.proxied():
+				net = "network only through the filtering proxy at " + ProxyAddr
+			case !p.privateNet():
+				net = "the host's network (a TCP bind grant), limited by Landlock's port rules"
+			}
 			writeClause(b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
-				"metadata writes are allowed and answer EROFS outside the write grants; no network at all; a private /tmp")
+				"metadata writes are allowed and answer EROFS outside the write grants; "+net+"; a private /tmp")
 		}
+		writeNeeds(b, p)
 		writeClause(b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
 		writeClause(b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
 	}
@@ -149,6 +161,40 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 	return b
 }
 
+// writeNeeds says, for each part of the policy only namespaces enforce
+// exactly, what it is on this run and what it would be on the other
+// path, then which path the run takes and why.
+func writeNeeds(b *DryRun, p *Plan) {
+	if p.Manifest.Namespace == nil {
+		return
+	}
+	var ids []string
+	for _, n := range p.NSNeeds {
+		ids = append(ids, n.ID)
+		if slices.ContainsFunc(p.Manifest.Clauses, func(c emit.Clause) bool { return c.ID == n.ID }) {
+			continue // the manifest's clause said it, with this run's status
+		}
+		switch {
+		case p.Namespaced:
+			writeClause(b, string(emit.Enforced), n.ID, n.What, "exact with namespaces: "+n.Exact+"; without them: "+n.Without)
+		case n.Weaker:
+			// p.Degraded lists it, with the reason.
+		default:
+			writeClause(b, string(emit.Enforced), n.ID, n.What, "stricter than the policy without namespaces: "+n.Without+"; exact with them: "+n.Exact)
+		}
+	}
+	switch {
+	case len(ids) == 0 && p.Namespaced:
+		b.Route = "namespaced (--namespaces); no clause needs it: Landlock and seccomp alone are exact for this policy"
+	case len(ids) == 0:
+		b.Route = "fast (Landlock and seccomp); no clause needs namespaces"
+	case p.Namespaced:
+		b.Route = "namespaced; needs namespaces: " + strings.Join(ids, ", ")
+	default:
+		b.Route = "fast, " + p.NSUnavailable + "; needs namespaces: " + strings.Join(ids, ", ")
+	}
+}
+
 func writeClause(b *DryRun, status, id, what, how string) {
 	b.Clauses = append(b.Clauses, DryRunClause{Status: status, ID: id, What: what, How: how})
 }
@@ -167,6 +213,9 @@ func (d *DryRun) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, " (%s)", c.How)
 		}
 		b.WriteString("\n")
+	}
+	if d.Route != "" {
+		fmt.Fprintf(&b, "path: %s\n", d.Route)
 	}
 	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(d.Env, " ")))
 	if d.Path != "" {
@@ -215,6 +264,10 @@ func degradedLine(ds []Degradation) string {
 // running with clauses the kernel cannot enforce.
 func WarnDegraded(w io.Writer, p *Plan) {
 	if len(p.Degraded) == 0 {
+		return
+	}
+	if p.NSUnavailable != "" {
+		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded))
 		return
 	}
 	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))

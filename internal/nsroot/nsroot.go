@@ -3,6 +3,7 @@ package nsroot
 import (
 	"errors"
 	"os"
+	"syscall"
 )
 
 // TestNoUsernsEnv, set to 1, makes Available report "unavailable" and
@@ -32,6 +33,18 @@ func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailab
 type SetupError struct {
 	Step string // "spec", "mount", "mask", "net", "finalize", "exec", ...
 	Msg  string
+	// Errno is the system error behind it, 0 when there is none (the
+	// launcher maps an exec step's EACCES or ENOENT to exit codes 126 and
+	// 127, as for a command that cannot run on the fast path).
+	Errno syscall.Errno
+}
+
+// Unwrap makes errors.Is(err, fs.ErrNotExist) and the like work.
+func (e *SetupError) Unwrap() error {
+	if e.Errno == 0 {
+		return nil
+	}
+	return e.Errno
 }
 
 func (e *SetupError) Error() string { return "sandbox setup (" + e.Step + "): " + e.Msg }

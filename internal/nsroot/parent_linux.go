@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -245,11 +246,13 @@ func (c *Child) receive(sock *os.File) error {
 		case msgPlaceholder:
 			c.Placeholders = append(c.Placeholders, payload)
 		case msgError:
-			step, msg, _ := strings.Cut(payload, "\x00")
+			step, rest, _ := strings.Cut(payload, "\x00")
+			msg, num, _ := strings.Cut(rest, "\x00")
 			if step == "unavailable" {
 				return &UnavailableError{Reason: msg}
 			}
-			return &SetupError{Step: step, Msg: msg}
+			n, _ := strconv.Atoi(num)
+			return &SetupError{Step: step, Msg: msg, Errno: syscall.Errno(n)}
 		default:
 			if f != nil {
 				f.Close()

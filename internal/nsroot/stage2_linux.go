@@ -53,7 +53,7 @@ func Stage2Main() {
 	if !errors.As(err, &se) {
 		se = &SetupError{Step: "stage2", Msg: err.Error()}
 	}
-	if send(msgError, se.Step+"\x00"+se.Msg, -1) != nil {
+	if send(msgError, se.Step+"\x00"+se.Msg+"\x00"+strconv.Itoa(int(se.Errno)), -1) != nil {
 		fmt.Fprintf(os.Stderr, "jp-policy: sandbox setup (%s): %s\n", se.Step, se.Msg)
 	}
 	os.Exit(127)
@@ -84,7 +84,9 @@ func fail(step string, err error, format string, args ...any) error {
 	if err != nil {
 		msg += ": " + err.Error()
 	}
-	return &SetupError{Step: step, Msg: msg}
+	se := &SetupError{Step: step, Msg: msg}
+	_ = errors.As(err, &se.Errno)
+	return se
 }
 
 func stage2() error {
@@ -223,7 +225,7 @@ func buildRoot(s *Spec) error {
 	srcs := make([]int, len(s.Binds))
 	for i, b := range s.Binds {
 		fd, err := cloneTree(b.Src)
-		if err != nil && !(b.Optional && errors.Is(err, unix.ENOENT)) {
+		if err != nil && !(b.Optional && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR))) {
 			return fail("mount", err, "bind source %s", b.Src)
 		}
 		if err != nil {

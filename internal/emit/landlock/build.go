@@ -81,6 +81,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 		envClause(t.Access.Env),
 		commandsClause(t.Access.Commands),
 	)
+	cl = append(cl, NeedClauses(NamespaceNeeds(m))...)
 	m.Clauses = cl
 	for _, c := range cl {
 		if c.Status != emit.Cooperative && c.MinABI > m.MinABI {

@@ -200,6 +200,10 @@ func ancestors(root string, rules []emit.AbsRule) []string {
 	return out
 }
 
+// ProxyPortParam is the profile parameter holding the filtering proxy's
+// port (sandbox-exec -D NAME=PORT).
+const ProxyPortParam = "JP_PROXY_PORT"
+
 func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 	plan := emit.PlanNet(rules)
 	c := emit.Clause{ID: "net", Status: emit.Enforced}
@@ -207,22 +211,30 @@ func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 		c.What = "all network access denied"
 		b.WriteString("\n;; net: no port is open\n(deny network*)\n")
 	} else {
-		var ps []string
-		b.WriteString("\n;; net: outbound TCP by port; DNS through mDNSResponder\n(allow network-outbound")
-		for _, p := range plan.Ports {
-			fmt.Fprintf(b, ` (remote tcp "*:%d")`, p)
-			ps = append(ps, fmt.Sprint(p))
-		}
-		b.WriteString(")\n")
-		b.WriteString(`(allow network-outbound (literal "/private/var/run/mDNSResponder"))` + "\n")
-		b.WriteString(`(allow mach-lookup (global-name "com.apple.dnssd.service"))` + "\n")
-		c.What = "outbound TCP only to ports " + strings.Join(ps, ", ")
+		// Sandbox-runtime's macOS approach: the tool reaches only the
+		// launcher's filtering proxy, which decides each request by host,
+		// scheme, port and path and resolves names itself. The port is
+		// chosen at exec time and given as a parameter (sandbox-exec -D);
+		// a launcher that does not define it makes the profile fail to
+		// load, so nothing runs.
+		fmt.Fprintf(b, "\n;; net: outbound TCP only to jp-policy's filtering proxy on localhost\n(allow network-outbound (remote tcp (string-append \"localhost:\" (param \"%s\"))))\n", ProxyPortParam)
+		c.What = "outbound TCP only to jp-policy's filtering proxy on localhost (port given at exec time), which decides every request by host, scheme, port and (plain http) path and resolves names itself"
 	}
 	out := []emit.Clause{c,
 		{ID: "net.inbound", What: "listening and inbound connections denied", Status: emit.Enforced},
 		{ID: "net.udp", What: "UDP denied (name resolution goes through mDNSResponder)", Status: emit.Enforced},
 	}
-	return append(out, emit.NetClauses(plan, "the SBPL profile", 0)...)
+	if len(plan.Ports) > 0 {
+		out[2].What = "UDP and DNS denied (the proxy resolves names)"
+	}
+	for _, r := range plan.Rules {
+		st, how := emit.Enforced, "decided by the launcher's filtering proxy, the only destination the profile allows"
+		if r.Rule.Allow && r.Rule.PathPrefix != nil {
+			st, how = emit.Degraded, "the path prefix is checked for plain http only: an https CONNECT tunnel shows no path, so the proxy refuses https to it"
+		}
+		out = append(out, emit.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: emit.DescribeNet(r.Rule), Status: st, How: how})
+	}
+	return out
 }
 
 func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {

@@ -105,5 +105,10 @@ func netClauses(rules []policy.NetRule) []emit.Clause {
 		out = append(out, emit.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: emit.DescribeNet(r.Rule), Status: emit.Cooperative,
 			How: "no host or port filtering on Windows"})
 	}
+	if len(rules) > 0 {
+		out = append(out, emit.Clause{ID: "net.proxy", Status: emit.Cooperative,
+			What: "HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY (and the lower-case forms) point at the launcher's filtering proxy on a loopback port, which decides every request by host, scheme, port and (plain http) path",
+			How:  "only programs that honour the proxy variables go through it; a job object cannot block direct connections"})
+	}
 	return out
 }
