@@ -5,6 +5,7 @@ package launcher
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"os"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
@@ -99,7 +100,7 @@ func buildRuleset(m *landlock.Manifest, fs []landlock.PathRule, abi int) (*rules
 		rs.clauses = append(rs.clauses, r.Clause)
 		return nil
 	}
-	noTTY := !stdioIsTerminal()
+	noTTY := !nsroot.StdioIsTerminal()
 	for _, r := range m.Baseline {
 		if noTTY && r.Path == "/dev/tty" {
 			// A tool whose standard streams are not a terminal (JP runs
@@ -224,16 +225,6 @@ func setCloexecAbove2() error {
 	return nil
 }
 
-// stdioIsTerminal reports whether any of descriptors 0-2 is a terminal.
-func stdioIsTerminal() bool {
-	for fd := 0; fd <= 2; fd++ {
-		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // detachTerminal starts a new session when no standard stream is a
 // terminal, so the tool (and anything it leaves behind) has no
 // controlling terminal: /dev/tty answers ENXIO and the terminal's
@@ -243,7 +234,7 @@ func stdioIsTerminal() bool {
 // leader (a shell's foreground job); the Landlock ruleset then still
 // withholds /dev/tty.
 func detachTerminal() {
-	if !stdioIsTerminal() {
+	if !nsroot.StdioIsTerminal() {
 		_, _ = unix.Setsid()
 	}
 }

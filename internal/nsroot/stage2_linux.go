@@ -709,7 +709,7 @@ func (r *root) makeDev() error {
 	}
 	defer unix.Close(dev)
 	links := [][2]string{{"/proc/self/fd", "fd"}, {"/proc/self/fd/0", "stdin"}, {"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"}}
-	if stdioIsTerminal() {
+	if StdioIsTerminal() {
 		if err := r.mountFS("dev", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620"); err != nil {
 			return err
 		}
@@ -729,7 +729,9 @@ func (r *root) makeDev() error {
 	return nil
 }
 
-func stdioIsTerminal() bool {
+// StdioIsTerminal reports whether any of descriptors 0-2 is a terminal
+// (the launcher's fast path asks the same question).
+func StdioIsTerminal() bool {
 	for fd := 0; fd <= 2; fd++ {
 		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
 			return true
