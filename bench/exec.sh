@@ -39,14 +39,14 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/jp-policy/jp-policy/internal/launcher"
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // lean TOOL CMD...: jp-policy exec -t TOOL -- CMD... in the current workspace.
 func main() {
-	o := &launcher.Options{Tool: os.Args[1], Argv: os.Args[2:], Environ: os.Environ(), Platform: runtime.GOOS,
+	o := &launcher.Options{Tool: os.Args[1], Argv: os.Args[2:], Environ: os.Environ(), Platform: platform.Host,
 		NSMode: launcher.NSOff, BestEffort: true}
 	if err := launcher.Run(o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "lean:", err)

@@ -84,9 +84,15 @@ func lookPath(name string) (string, error) {
 type NotFoundError struct {
 	Name string
 	Err  error
+	// Hint: as ExecError's (in the namespaced root a program outside the
+	// grants is not there at all).
+	Hint string
 }
 
 func (e *NotFoundError) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("cannot run %q: %v\n%s", e.Name, e.Err, e.Hint)
+	}
 	return fmt.Sprintf("cannot run %q: %v", e.Name, e.Err)
 }
 

@@ -76,7 +76,7 @@ func Exec(p *Plan) error {
 		}
 	}
 	if err := unix.Exec(p.Path, p.Argv, p.Env); err != nil {
-		return &ExecError{Path: p.Path, Err: err}
+		return &ExecError{Path: p.Path, Err: err, Hint: p.grantHint()}
 	}
 	return nil
 }

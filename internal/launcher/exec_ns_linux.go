@@ -121,9 +121,9 @@ func execNamespaced(p *Plan) error {
 		// whose sysctls say so up front.
 		if se, ok := errors.AsType[*nsroot.SetupError](err); ok && se.Step == "exec" && se.Errno != 0 {
 			if se.Errno == syscall.ENOENT {
-				return &NotFoundError{Name: p.Argv[0], Err: se.Errno}
+				return &NotFoundError{Name: p.Argv[0], Err: se.Errno, Hint: p.grantHint()}
 			}
-			return &ExecError{Path: p.Path, Err: se.Errno}
+			return &ExecError{Path: p.Path, Err: se.Errno, Hint: p.grantHint()}
 		}
 		fb, ferr := p.fallbackFor(err)
 		if ferr != nil {

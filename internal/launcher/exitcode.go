@@ -12,8 +12,16 @@ import "fmt"
 type ExecError struct {
 	Path string
 	Err  error
+	// Hint says how to grant the program when the tool's grants are why
+	// it cannot run (Plan.grantHint); "" otherwise.
+	Hint string
 }
 
-func (e *ExecError) Error() string { return fmt.Sprintf("cannot execute %s: %v", e.Path, e.Err) }
+func (e *ExecError) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("cannot execute %s: %v\n%s", e.Path, e.Err, e.Hint)
+	}
+	return fmt.Sprintf("cannot execute %s: %v", e.Path, e.Err)
+}
 
 func (e *ExecError) Unwrap() error { return e.Err }

@@ -52,6 +52,9 @@ type DryRun struct {
 	// Route is which exec path the run takes and why (Linux with a
 	// namespace plan only): "fast (...)" or "namespaced; needs ...".
 	Route string `json:"route,omitempty"`
+	// Hint says how to grant the program when the tool's grants cannot
+	// run it (the run would fail with 126 or 127).
+	Hint string `json:"hint,omitempty"`
 	// Verdict is "run", "run_degraded" (--best-effort) or "refuse".
 	Verdict string `json:"verdict"`
 	// Reason is the refusal, or what is degraded.
@@ -149,6 +152,9 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 	}
 	if p.Path != "" {
 		b.Path, b.Argv = p.Path, p.Argv
+		if p.Platform == platform.Linux {
+			b.Hint = p.grantHint()
+		}
 	}
 	switch {
 	case refusal != nil:
@@ -216,6 +222,9 @@ func (d *DryRun) WriteText(w io.Writer) error {
 	}
 	if d.Route != "" {
 		fmt.Fprintf(&b, "path: %s\n", d.Route)
+	}
+	if d.Hint != "" {
+		fmt.Fprintf(&b, "%s\n", d.Hint)
 	}
 	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(d.Env, " ")))
 	if d.Path != "" {

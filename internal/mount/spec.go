@@ -11,6 +11,11 @@ type Mode string
 const (
 	ReadOnly  Mode = "ro"
 	ReadWrite Mode = "rw"
+	// ReadExec is read plus execute: a toolchain outside the workspace
+	// (~/.cargo, ~/.pyenv) whose programs the tool runs. RFD D43 names
+	// only ro and rw; rx is jp-policy's addition (README, "jp-policy and
+	// JP"), written as a rule JP reads as it reads any other.
+	ReadExec Mode = "rx"
 )
 
 // ErrorKind is the stable, machine-readable class of a mount error; it is
@@ -62,7 +67,7 @@ type Spec struct {
 
 // Parse reads a mount spec with RFD D43's rules: split on the first '=';
 // on the left an optional `TOOL:` prefix naming an identifier; on the
-// right a trailing `:ro` or `:rw` is the mode (default ro), so a Windows
+// right a trailing `:ro`, `:rx` or `:rw` is the mode (default ro), so a Windows
 // path such as `C:\code\x` keeps its drive letter. `:rw` needs `TOOL:`:
 // the user opts into write access twice, once per tool.
 func Parse(s string) (Spec, error) {
@@ -81,6 +86,8 @@ func Parse(s string) (Spec, error) {
 	sp.Path, sp.Mode = right, ReadOnly
 	if p, ok := strings.CutSuffix(right, ":rw"); ok {
 		sp.Path, sp.Mode = p, ReadWrite
+	} else if p, ok := strings.CutSuffix(right, ":rx"); ok {
+		sp.Path, sp.Mode = p, ReadExec
 	} else if p, ok := strings.CutSuffix(right, ":ro"); ok {
 		sp.Path = p
 	}

@@ -26,6 +26,8 @@ func TestParse(t *testing.T) {
 		{in: "NAME=PATH:rw", kind: KindWriteRequiresTool},
 		{in: "tool:NAME=PATH", want: Spec{Tool: "tool", Name: "NAME", Path: "PATH", Mode: ReadOnly}},
 		{in: "tool:NAME=PATH:rw", want: Spec{Tool: "tool", Name: "NAME", Path: "PATH", Mode: ReadWrite}},
+		{in: "NAME=PATH:rx", want: Spec{Name: "NAME", Path: "PATH", Mode: ReadExec}},
+		{in: "tool:cargo=~/.cargo:rx", want: Spec{Tool: "tool", Name: "cargo", Path: "~/.cargo", Mode: ReadExec}},
 		// NAME grammar examples keep NAME as typed.
 		{in: "foo/bar/baz=~/code/forks/x", want: Spec{Name: "foo/bar/baz", Path: "~/code/forks/x", Mode: ReadOnly}},
 		{in: "../qux/baz=~/code/forks/x", want: Spec{Name: "../qux/baz", Path: "~/code/forks/x", Mode: ReadOnly}},

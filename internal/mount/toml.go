@@ -45,6 +45,9 @@ func (b Block) render() string {
 	if b.Rule.Write {
 		s.WriteString("write = true\n")
 	}
+	if b.Rule.Execute {
+		s.WriteString("execute = true\n")
+	}
 	return s.String()
 }
 
