@@ -26,7 +26,7 @@ import (
 // package nsroot, a re-exec of this binary in private user, mount, IPC
 // and network namespaces, builds a root holding only the baseline and the
 // tool's grants (read-only unless a rule grants a write capability; masks
-// over narrowed paths; .git/hooks, .git/config, .jp and .jp.toml
+// over narrowed paths; .git, .jp and .jp.toml
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
 // does, before it execs the command.

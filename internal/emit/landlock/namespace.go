@@ -32,7 +32,16 @@ type NSBind struct {
 // unsandboxed on the user's next commit, and .jp/ and .jp.toml are the
 // tool's own policy (Codex CLI keeps .git and its config read-only under
 // writable roots; sandbox-runtime has mandatory deny-write paths).
-var ProtectedNames = []string{".git/hooks", ".git/config", ".jp", ".jp.toml"}
+//
+// The whole of .git, not only hooks/ and config: git takes its config and
+// hooks from wherever .git/commondir points (a file the tool could create
+// beside a read-only config: attack_ns_git.txtar), runs submodules' hooks
+// and core.fsmonitor from .git/modules/*/config, and linked worktrees'
+// from .git/worktrees/*; a missing name cannot be bound over without
+// breaking git, so the directory that holds them is what stays read-only.
+// A `.git` file (a linked worktree's gitdir pointer) is bound read-only
+// the same way.
+var ProtectedNames = []string{".git", ".jp", ".jp.toml"}
 
 // nsPlan derives the plan from the live (non-shadowed) rules.
 func nsPlan(live []emit.AbsRule) *NSPlan {
@@ -63,11 +72,11 @@ func nsPlan(live []emit.AbsRule) *NSPlan {
 		}
 	}
 	// A mount point cannot be renamed or removed (EBUSY), but its parent
-	// directories can: `mv .git .git-old && mkdir -p .git/hooks` would
-	// leave the read-only hooks behind and put writable ones where git
-	// looks. So every directory between a writable bind and a protected
-	// or masked path becomes a mount point too: a read-write bind of
-	// itself, which changes no right.
+	// directories can: `mv sub sub-old && mkdir -p sub/.git` would leave
+	// a protected sub/.git (a rule on sub) or a mask behind and put a
+	// writable one where it was. So every directory between a writable
+	// bind and a protected or masked path becomes a mount point too: a
+	// read-write bind of itself, which changes no right.
 	bound := map[string]bool{}
 	for _, b := range p.Binds {
 		bound[b.Path] = true
