@@ -87,9 +87,7 @@ func execNamespaced(p *Plan) error {
 	}
 	// The private /tmp is the tool's own.
 	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
-		Path: "/tmp", Access: (landlock.RReadFile | landlock.RReadDir | landlock.RWriteFile | landlock.RTruncate |
-			landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir).Names(),
-		Clause: "namespace.tmp",
+		Path: "/tmp", Access: tmpRights(fs).Names(), Clause: "namespace.tmp",
 	})
 	mm := m
 	if p.proxied() {
@@ -133,6 +131,36 @@ func execNamespaced(p *Plan) error {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
 	return &ChildExit{Code: code}
+}
+
+// tmpRights are the Landlock rights of the private /tmp. A Landlock rule
+// on a directory reaches every mount beneath it, and grants beneath /tmp
+// (a workspace in /tmp) are bound inside the private tmpfs: a full /tmp
+// rule would void Landlock's split there (a read-only rule on a path that
+// does not exist yet could be created: attack_ns_tmp.txtar). So /tmp gets
+// at most what each path with a rule at or beneath it already has (its
+// own rule and its ancestors'; on a file, only file rights count).
+func tmpRights(fs []landlock.PathRule) landlock.Rights {
+	r := landlock.RReadFile | landlock.RReadDir | landlock.RWriteFile | landlock.RTruncate |
+		landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir
+	under := func(p, dir string) bool { return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/") }
+	for _, x := range fs {
+		if !under(x.Path, "/tmp") {
+			continue
+		}
+		var has landlock.Rights
+		for _, a := range fs {
+			if under(x.Path, a.Path) {
+				got, _ := landlock.ParseRights(a.Access)
+				has |= got
+			}
+		}
+		if st, err := os.Stat(x.Path); err == nil && !st.IsDir() {
+			has |= ^landlock.FileRights // directory rights do not apply to a file
+		}
+		r &= has
+	}
+	return r
 }
 
 // proxyFor is the filtering proxy for a tool's net rules: every request
