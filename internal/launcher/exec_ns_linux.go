@@ -25,7 +25,7 @@ import (
 // package nsroot, a re-exec of this binary in private user, mount, IPC
 // and network namespaces, builds a root holding only the baseline and the
 // tool's grants (read-only unless a rule grants a write capability; masks
-// over narrowed paths; .git/hooks, .git/config, .jp and .jp.toml
+// over narrowed paths; .git, .jp and .jp.toml
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
 // does, before it execs the command.
@@ -87,9 +87,7 @@ func execNamespaced(p *Plan) error {
 	}
 	// The private /tmp is the tool's own.
 	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
-		Path: "/tmp", Access: (landlock.RReadFile | landlock.RReadDir | landlock.RWriteFile | landlock.RTruncate |
-			landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir).Names(),
-		Clause: "namespace.tmp",
+		Path: "/tmp", Access: nsTmpRights(fs).Names(), Clause: "namespace.tmp",
 	})
 	mm := m
 	if p.proxied() {
@@ -150,6 +148,35 @@ func execNamespaced(p *Plan) error {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
 	return &ChildExit{Code: code}
+}
+
+// nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule
+// on a directory reaches every mount beneath it, and grants beneath /tmp
+// (a workspace in /tmp) are bound inside the private tmpfs: a full /tmp
+// rule would void Landlock's split there (a read-only rule on a path that
+// does not exist yet could be created: attack_ns_tmp.txtar). So /tmp gets
+// at most what each path with a rule at or beneath it already has (its
+// own rule and its ancestors'; on a file, only file rights count).
+func nsTmpRights(fs []landlock.PathRule) landlock.Rights {
+	r := tmpRights
+	under := func(p, dir string) bool { return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/") }
+	for _, x := range fs {
+		if !under(x.Path, "/tmp") {
+			continue
+		}
+		var has landlock.Rights
+		for _, a := range fs {
+			if under(x.Path, a.Path) {
+				got, _ := landlock.ParseRights(a.Access)
+				has |= got
+			}
+		}
+		if st, err := os.Stat(x.Path); err == nil && !st.IsDir() {
+			has |= ^landlock.FileRights // directory rights do not apply to a file
+		}
+		r &= has
+	}
+	return r
 }
 
 // finalizeNS runs in stage 2 on the thread that execs, after nsroot

@@ -44,7 +44,10 @@
 // in the terminal's foreground group (otherwise the terminal already
 // delivered them to the command). Wait reports the exit status as a shell
 // does: the code, or 128+n for signal n. Pdeathsig kills the command if
-// the parent dies, as nothing else would report its status.
+// the parent dies, as nothing else would report its status. Start makes
+// the parent a child subreaper: what the command leaves running in the
+// background is reparented to it, and Wait kills whatever is left in the
+// command's user namespace before it returns.
 //
 // The parent cannot exec away: it must wait to hand the exit status back
 // and to forward signals. While the command runs it is an idle Go process

@@ -35,9 +35,10 @@ type Child struct {
 	// deleted dentry in every namespace).
 	Placeholders []string
 
-	sigs chan os.Signal
-	stop chan struct{}
-	done chan waitResult
+	userns string // readlink of the command's /proc/PID/ns/user
+	sigs   chan os.Signal
+	stop   chan struct{}
+	done   chan waitResult
 }
 
 type waitResult struct {
@@ -118,6 +119,11 @@ func Start(s *Spec) (*Child, error) {
 		},
 	}
 
+	// Orphans of the command (a process it forked into the background)
+	// are reparented to this process rather than to init, so Wait can end
+	// them with the command: nothing the tool starts outlives its call.
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
 	c := &Child{
 		Files: map[string]*os.File{},
 		sigs:  make(chan os.Signal, 8),
@@ -157,6 +163,9 @@ func Start(s *Spec) (*Child, error) {
 		return nil, startError(err)
 	}
 	c.Pid = pid
+	// The command's user namespace: what tells its leftovers from other
+	// children of this process.
+	c.userns, _ = os.Readlink(fmt.Sprintf("/proc/%d/ns/user", pid))
 	go c.forward()
 	specR.Close()
 	theirs.Close()
@@ -333,6 +342,7 @@ func (c *Child) Wait() (int, error) {
 	r := <-c.done
 	signal.Stop(c.sigs)
 	close(c.stop)
+	c.endLeftovers()
 	if r.err != nil {
 		return 0, r.err
 	}
@@ -350,4 +360,62 @@ func Run(s *Spec) (int, error) {
 		return 0, err
 	}
 	return c.Wait()
+}
+
+// endLeftovers kills and reaps what the command left running: processes
+// in its user namespace (it cannot create another: the seccomp layer
+// refuses new namespaces) that were reparented to this process, the
+// subreaper. Killing one reparents its own children here, so it repeats
+// until none is left (bounded, against a process that forks in a loop).
+func (c *Child) endLeftovers() {
+	if c.userns == "" {
+		return
+	}
+	for range 1000 {
+		pids := c.leftovers()
+		if len(pids) == 0 {
+			return
+		}
+		for _, p := range pids {
+			_ = unix.Kill(p, unix.SIGKILL)
+		}
+		for _, p := range pids {
+			var ws syscall.WaitStatus
+			for {
+				if _, err := syscall.Wait4(p, &ws, 0, nil); err != syscall.EINTR {
+					break
+				}
+			}
+		}
+	}
+}
+
+// leftovers lists this process's children that are in the command's user
+// namespace.
+func (c *Child) leftovers() []int {
+	tasks, _ := os.ReadDir("/proc/self/task")
+	var pids []int
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for f := range strings.FieldsSeq(string(b)) {
+			p, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			// A zombie has no namespace left to read: one of the
+			// command's stays until this process exits (it cannot be
+			// told from another child's, which is not ours to reap).
+			ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/user", p))
+			if err != nil {
+				continue
+			}
+			if ns == c.userns {
+				pids = append(pids, p)
+			}
+		}
+	}
+	return pids
 }

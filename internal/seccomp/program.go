@@ -168,6 +168,16 @@ func rules(spec Spec) []rule {
 			rs = append(rs, rule{n, "zero"})
 		}
 	}
+	if spec.Metadata {
+		// Metadata writes are confined to the write grants by read-only
+		// mounts, but a mode that takes effect outside is not: a tool
+		// started by root that sets set-user-ID or set-group-ID on a copy
+		// of a program it owns leaves a root program any local user can
+		// run (attack_ns_setid.txtar). Writing the file clears the bits
+		// (no CAP_FSETID); chmod is what must refuse them.
+		rs = append(rs, rule{"chmod", "nosetid1"}, rule{"fchmod", "nosetid1"},
+			rule{"fchmodat", "nosetid2"}, rule{"fchmodat2", "nosetid2"})
+	}
 	if !spec.Metadata {
 		for _, n := range metadataCalls {
 			check := "deny"
@@ -349,6 +359,9 @@ func (a *asm) body(spec Spec, check string) error {
 		a.jump(bpf.JumpEqual, 0, "", "eperm")
 		a.emit(bpf.LoadAbsolute{Off: argLo(2) + 4, Size: 4})
 		a.jump(bpf.JumpEqual, 0, "allow", "eperm")
+	case "nosetid1", "nosetid2":
+		a.ldArg(int(check[len(check)-1] - '0'))
+		a.jump(bpf.JumpBitsSet, modeSetID, "eperm", "allow")
 	case "pid0":
 		a.ldArg(0)
 		a.jump(bpf.JumpEqual, 0, "allow", "eperm")
@@ -367,6 +380,9 @@ func (a *asm) body(spec Spec, check string) error {
 	}
 	return nil
 }
+
+// modeSetID is S_ISUID|S_ISGID.
+const modeSetID = 0o6000
 
 // deniedIoctls lists the ioctl requests the filter refuses: terminal
 // input injection and foreground-group changes always, file attribute

@@ -60,6 +60,10 @@ func reference(spec Spec, arch *Arch, auditArch, nr uint32, args [6]uint64) uint
 		deny = lo(0)&(cloneNamespaces|cloneNewTime) != 0
 	case "touchnow":
 		deny = args[1] != 0 || args[2] != 0
+	case "nosetid1":
+		deny = lo(1)&0o6000 != 0
+	case "nosetid2":
+		deny = lo(2)&0o6000 != 0
 	case "pid0":
 		deny = lo(0) != 0
 	case "setpriority":
@@ -158,6 +162,12 @@ func TestFilterCases(t *testing.T) {
 			{"FS_IOC_FSSETXATTR", Spec{}, nr("ioctl"), [6]uint64{3, fsIocFssetxattr}, RetEPERM},
 			{"lsattr (FS_IOC_GETFLAGS)", Spec{}, nr("ioctl"), [6]uint64{3, 0x80086601}, RetAllow},
 			{"chattr with metadata", Spec{Metadata: true}, nr("ioctl"), [6]uint64{3, fsIocSetflags}, RetAllow},
+			{"chmod +x with metadata", Spec{Metadata: true}, nr("fchmodat"), [6]uint64{0, 0, 0o755}, RetAllow},
+			{"chmod u+s with metadata", Spec{Metadata: true}, nr("fchmodat"), [6]uint64{0, 0, 0o4755}, RetEPERM},
+			{"chmod g+s with metadata", Spec{Metadata: true}, nr("fchmod"), [6]uint64{3, hi | 0o2755}, RetEPERM},
+			{"fchmodat2 u+s with metadata", Spec{Metadata: true}, nr("fchmodat2"), [6]uint64{0, 0, 0o4000}, RetEPERM},
+			{"sticky bit with metadata", Spec{Metadata: true}, nr("fchmod"), [6]uint64{3, 0o1777}, RetAllow},
+			{"chmod without metadata", Spec{}, nr("fchmod"), [6]uint64{3, 0o644}, RetEPERM},
 			{"file_setattr", Spec{}, nr("file_setattr"), [6]uint64{}, RetEPERM},
 			{"file_setattr with metadata", Spec{Metadata: true}, nr("file_setattr"), [6]uint64{}, RetAllow},
 			{"no net: tcp socket", Spec{}, nr("socket"), [6]uint64{afInet, sockStream}, RetEPERM},

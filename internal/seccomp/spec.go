@@ -108,7 +108,7 @@ func (s Spec) Clauses() []Clause {
 			"programs that sandbox themselves with namespaces (bwrap, browsers) cannot do so inside"},
 	)
 	if s.Metadata {
-		cl = append(cl, Clause{"seccomp.metadata", "chmod, chown, utime, xattr and file attribute flag writes are allowed; read-only mounts confine them to the write grants (EROFS elsewhere)", "enforced", ""})
+		cl = append(cl, Clause{"seccomp.metadata", "chmod, chown, utime, xattr and file attribute flag writes are allowed; read-only mounts confine them to the write grants (EROFS elsewhere); set-user-ID and set-group-ID modes are refused", "enforced", ""})
 	} else {
 		cl = append(cl, Clause{"seccomp.metadata", "no metadata writes (chmod, chown, utime, xattr, file attribute flags) anywhere: Landlock has no right for them", "stricter",
 			"refused inside write grants too (chmod +x, cp -p, tar's modes and times fail); only setting an open descriptor's times to now (utimensat(fd, NULL, NULL), what touch does) is allowed"})

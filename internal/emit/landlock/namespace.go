@@ -38,7 +38,16 @@ type NSBind struct {
 // unsandboxed on the user's next commit, and .jp/ and .jp.toml are the
 // tool's own policy (Codex CLI keeps .git and its config read-only under
 // writable roots; sandbox-runtime has mandatory deny-write paths).
-var ProtectedNames = []string{".git/hooks", ".git/config", ".jp", ".jp.toml"}
+//
+// The whole of .git, not only hooks/ and config: git takes its config and
+// hooks from wherever .git/commondir points (a file the tool could create
+// beside a read-only config: attack_ns_git.txtar), runs submodules' hooks
+// and core.fsmonitor from .git/modules/*/config, and linked worktrees'
+// from .git/worktrees/*; a missing name cannot be bound over without
+// breaking git, so the directory that holds them is what stays read-only.
+// A `.git` file (a linked worktree's gitdir pointer) is bound read-only
+// the same way.
+var ProtectedNames = []string{".git", ".jp", ".jp.toml"}
 
 // nsPlan derives the plan from the live (non-shadowed) rules.
 func nsPlan(live []emit.AbsRule) *NSPlan {
@@ -195,7 +204,7 @@ func NamespaceNeeds(m *Manifest) []NSNeed {
 		out = append(out, NSNeed{
 			ID:      "ns.protected",
 			What:    "protected paths inside writable roots: " + strings.Join(ns.Protected, ", "),
-			Exact:   "read-only binds (and every directory above them a mount point, so they cannot be moved away): git hooks and config, and JP's own config, cannot be written",
+			Exact:   "read-only binds (and every directory above them a mount point, so they cannot be moved away): the git directory (hooks, config, commondir) and JP's own config cannot be written",
 			Without: "writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit, or rewrite its own policy",
 			Weaker:  true,
 		})
