@@ -75,8 +75,20 @@ func approveExternal(opts *Options, root string, names []string,
 			u.grants = append(u.grants, ToolGrant{Tool: name, Caps: capsOf(br.Src)})
 		}
 	}
+	approved := map[string]string{}
 	paths := make([]string, 0, len(uses))
-	for p := range uses {
+	for p, u := range uses {
+		if grantsNothing(u) {
+			// A rule that grants nothing needs no approval: approval
+			// guards what a link lets a tool reach, and this one only
+			// takes access away, wherever it points. Dropping it, as D43
+			// drops unapproved rules so calls "fall through to
+			// default-deny", would instead let a broader approved rule
+			// (a mount of ~/.cargo) reach what it narrows
+			// (cargo/credentials.toml): exec_external_deny.txtar.
+			approved[p] = u.target
+			continue
+		}
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
@@ -99,7 +111,6 @@ func approveExternal(opts *Options, root string, names []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	approved := map[string]string{}
 	var warns []diag.Diagnostic
 	for _, d := range decisions {
 		u := uses[d.RulePath]
@@ -143,6 +154,18 @@ func dropWarning(rp string, u *externalUse, prev, reason string) diag.Diagnostic
 // capsOf names the capabilities a written rule grants, through the
 // policy package's own accessors so `write` expands exactly as it will be
 // enforced.
+// grantsNothing reports whether no tool's rule at this external path
+// grants any capability (a narrowing rule, such as `read = false` on a
+// file inside a mount).
+func grantsNothing(u *externalUse) bool {
+	for _, g := range u.grants {
+		if len(g.Caps) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func capsOf(r config.FsRule) []string {
 	return wireFs(r, "").GrantedNames()
 }
