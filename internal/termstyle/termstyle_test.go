@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -97,7 +98,11 @@ func FuzzWrap(f *testing.F) {
 	f.Add("a b c d e f g h i j k l m n o p", 41)
 	f.Add("    [0] src/deep/path                       read, create   .jp/config.toml:4:1", 44)
 	f.Fuzz(func(t *testing.T, in string, width int) {
-		if !utf8.ValidString(in) || strings.ContainsAny(in, "\t\r") || width < 1 || width > 400 {
+		// Wrap breaks at ASCII spaces only (what the CLI prints); other
+		// white space (\t, \r, \f, U+00A0, ...) is text to it but a
+		// separator to strings.Fields, which the checks below use.
+		otherSpace := strings.ContainsFunc(in, func(r rune) bool { return unicode.IsSpace(r) && r != ' ' && r != '\n' })
+		if !utf8.ValidString(in) || otherSpace || width < 1 || width > 400 {
 			return
 		}
 		out := Wrap(in, width)
