@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/policytest"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -31,16 +32,6 @@ func randPath(r *rand.Rand, names []string, depth int) string {
 	return strings.Join(parts, "/")
 }
 
-func randTri(r *rand.Rand) *bool {
-	switch r.Intn(3) {
-	case 0:
-		return nil
-	case 1:
-		return new(false)
-	}
-	return new(true)
-}
-
 func randPolicy(r *rand.Rand) policy.AccessPolicy {
 	var p policy.AccessPolicy
 	for i, n := 0, r.Intn(5); i < n; i++ {
@@ -48,8 +39,8 @@ func randPolicy(r *rand.Rand) policy.AccessPolicy {
 		if r.Intn(4) == 0 {
 			path = ""
 		}
-		p.FS = append(p.FS, policy.FsRule{LexicalPath: path, Read: randTri(r), Write: randTri(r), Create: randTri(r),
-			Update: randTri(r), Delete: randTri(r), Execute: randTri(r)})
+		p.FS = append(p.FS, policy.FsRule{LexicalPath: path, Read: policytest.RandTri(r), Write: policytest.RandTri(r), Create: policytest.RandTri(r),
+			Update: policytest.RandTri(r), Delete: policytest.RandTri(r), Execute: policytest.RandTri(r)})
 	}
 	for i, n := 0, r.Intn(4); i < n; i++ {
 		nr := policy.NetRule{Host: netHosts[r.Intn(len(netHosts))], Allow: r.Intn(3) > 0}
@@ -118,7 +109,7 @@ func mutate(r *rand.Rand, p policy.AccessPolicy) policy.AccessPolicy {
 	case 1:
 		if len(q.FS) > 0 {
 			i := r.Intn(len(q.FS))
-			q.FS[i].Write, q.FS[i].Read = randTri(r), randTri(r)
+			q.FS[i].Write, q.FS[i].Read = policytest.RandTri(r), policytest.RandTri(r)
 		}
 	case 2:
 		if len(q.Net) > 0 {

@@ -137,17 +137,19 @@ func randInput(r *rand.Rand) string {
 	return randRel(r, 4)
 }
 
-func randCaps(r *rand.Rand, fr *policy.FsRule) {
-	pick := func() *bool {
-		switch r.Intn(3) {
-		case 0:
-			return nil
-		case 1:
-			return new(false)
-		}
-		return new(true)
+// RandTri is an unset, false or true capability, equally likely.
+func RandTri(r *rand.Rand) *bool {
+	switch r.Intn(3) {
+	case 0:
+		return nil
+	case 1:
+		return new(false)
 	}
-	fr.Read, fr.Write, fr.Create, fr.Update, fr.Delete, fr.Execute = pick(), pick(), pick(), pick(), pick(), pick()
+	return new(true)
+}
+
+func randCaps(r *rand.Rand, fr *policy.FsRule) {
+	fr.Read, fr.Write, fr.Create, fr.Update, fr.Delete, fr.Execute = RandTri(r), RandTri(r), RandTri(r), RandTri(r), RandTri(r), RandTri(r)
 }
 
 // randomPolicy makes fs rules from random paths, binding ordinary ones
