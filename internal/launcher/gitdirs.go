@@ -14,46 +14,31 @@ import (
 // them, unsandboxed on the user's next git command.
 //
 //   - A `.git` *file* at the top of a writable bind (a linked worktree, a
-//     submodule checkout) names its git directory (`gitdir: PATH`): the
-//     file itself is protected (rewritten, it would send git to hooks the
-//     tool wrote), and so are that directory's `hooks`, `config` and
-//     `config.worktree`, and, through its `commondir` file, the shared
-//     repository's `hooks` and `config`.
-//   - A submodule checkout's `.git` file (its path from `.gitmodules`).
-//   - A `.git` directory's submodules live in `.git/modules/NAME` (nested
-//     ones in `.../modules/NAME/modules/...`), each with its own `hooks`
-//     and `config`; linked worktrees in `.git/worktrees/NAME` have a
-//     `config.worktree`.
+//     submodule checkout, `git init --separate-git-dir`) names its git
+//     directory (`gitdir: PATH`): the file itself is protected (rewritten,
+//     it would send git to hooks the tool wrote), and so is that whole
+//     directory and, through its `commondir` file, the whole shared
+//     repository directory: whole, as `.git` is (ProtectedNames), because
+//     git takes config and hooks from wherever a `commondir` it finds
+//     there points, and a tool that could write beside a read-only config
+//     could create or rewrite one (attack_ns_git.txtar).
+//   - A submodule checkout's `.git` file (its path from `.gitmodules`);
+//     the git directories of submodules and linked worktrees of a `.git`
+//     directory are inside it, protected with it.
 //
 // Only paths that exist are listed (a protected path is a bind of itself);
-// WithProtected keeps those under a writable bind. The reading is bounded:
-// a `.git` file is read up to its first line, and submodules are followed
-// a few levels deep.
+// WithProtected keeps those under a writable bind and not under a
+// protected one. A `.git` file is read up to its first line.
 func gitProtected(ns *landlock.NSPlan) []string {
 	var out []string
-	add := func(p string) {
-		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p)
-		}
-	}
 	for _, b := range ns.Binds {
 		if !b.RW {
 			continue
 		}
 		dotgit := filepath.Join(b.Path, ".git")
-		fi, err := os.Lstat(dotgit)
-		switch {
-		case err != nil:
-			continue
-		case fi.Mode().IsRegular():
+		if fi, err := os.Lstat(dotgit); err == nil && fi.Mode().IsRegular() {
 			out = append(out, dotgit)
-			gd := readGitdir(dotgit)
-			if gd == "" {
-				continue
-			}
-			gitDirFiles(gd, add, 0)
-		case fi.IsDir():
-			gitSubdirs(dotgit, add, 0)
+			out = append(out, gitDirs(readGitdir(dotgit))...)
 		}
 		// Submodule checkouts below the root have a .git file of their
 		// own, named by .gitmodules.
@@ -66,45 +51,23 @@ func gitProtected(ns *landlock.NSPlan) []string {
 	return out
 }
 
-// gitDirFiles adds the protected files of git directory gd, of the
-// repository it shares (commondir) and of its submodules.
-func gitDirFiles(gd string, add func(string), depth int) {
-	for _, n := range []string{"hooks", "config", "config.worktree"} {
-		add(filepath.Join(gd, n))
+// gitDirs is git directory gd and the shared repository directory its
+// `commondir` names, both symlink-free; none when gd is "".
+func gitDirs(gd string) []string {
+	if gd == "" {
+		return nil
 	}
+	out := []string{gd}
 	if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
 		cd := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(cd) {
 			cd = filepath.Join(gd, cd)
 		}
-		add(filepath.Join(cd, "hooks"))
-		add(filepath.Join(cd, "config"))
-	}
-	gitSubdirs(gd, add, depth)
-}
-
-// gitSubdirs adds what submodules and linked worktrees of git directory
-// gd keep there.
-func gitSubdirs(gd string, add func(string), depth int) {
-	if depth > 4 {
-		return
-	}
-	if es, err := os.ReadDir(filepath.Join(gd, "worktrees")); err == nil {
-		for _, e := range es {
-			if e.IsDir() {
-				add(filepath.Join(gd, "worktrees", e.Name(), "config.worktree"))
-			}
+		if real, err := filepath.EvalSymlinks(cd); err == nil {
+			out = append(out, real)
 		}
 	}
-	es, err := os.ReadDir(filepath.Join(gd, "modules"))
-	if err != nil {
-		return
-	}
-	for _, e := range es {
-		if e.IsDir() {
-			gitDirFiles(filepath.Join(gd, "modules", e.Name()), add, depth+1)
-		}
-	}
+	return out
 }
 
 // submodulePaths returns the relative `path = ...` values of a

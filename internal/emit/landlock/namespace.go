@@ -71,7 +71,7 @@ func nsPlan(live []emit.AbsRule) *NSPlan {
 		}
 		for _, n := range ProtectedNames {
 			c := filepath.Join(b.Path, filepath.FromSlash(n))
-			if named[c] || slices.Contains(p.Protected, c) || !writableAt(p.Binds, c) {
+			if named[c] || slices.Contains(p.Protected, c) || !p.writableAt(c) {
 				continue
 			}
 			p.Protected = append(p.Protected, c)
@@ -97,7 +97,7 @@ func (p *NSPlan) pinAncestors(targets []string) {
 	}
 	for _, t := range targets {
 		for d := filepath.Dir(t); !bound[d] && d != filepath.Dir(d); d = filepath.Dir(d) {
-			if !writableAt(p.Binds, d) {
+			if !p.writableAt(d) {
 				break // a read-only bind above: nothing below it moves
 			}
 			p.Binds = append(p.Binds, NSBind{Path: d, RW: true, Pin: true})
@@ -120,7 +120,7 @@ func (p *NSPlan) WithProtected(extra []string) *NSPlan {
 		// A pin (`.git` as the way to .git/hooks, when .git turns out to
 		// be a file) gives way to the protection; a rule's bind does not.
 		q.Binds = slices.DeleteFunc(q.Binds, func(b NSBind) bool { return b.Path == c && b.Pin })
-		if slices.ContainsFunc(q.Binds, func(b NSBind) bool { return b.Path == c }) || !writableAt(q.Binds, c) {
+		if slices.ContainsFunc(q.Binds, func(b NSBind) bool { return b.Path == c }) || !q.writableAt(c) {
 			continue
 		}
 		q.Protected = append(q.Protected, c)
@@ -135,13 +135,21 @@ func (p *NSPlan) WithProtected(extra []string) *NSPlan {
 	return q
 }
 
-// writableAt reports whether the deepest bind containing c is writable
-// (a read-only rule between the root and c already protects it).
-func writableAt(binds []NSBind, c string) bool {
+// writableAt reports whether the deepest mount containing c is writable:
+// a bind is as its rule says, a protected path is a read-only bind (so
+// nothing below .git is pinned read-write, which would lay a writable
+// mount over the protected one: .git/modules/NAME became writable that
+// way once). A read-only mount between the root and c already protects it.
+func (p *NSPlan) writableAt(c string) bool {
 	best, rw := -1, false
-	for _, b := range binds {
+	for _, b := range p.Binds {
 		if emit.Within(c, b.Path) && len(b.Path) > best {
 			best, rw = len(b.Path), b.RW
+		}
+	}
+	for _, pp := range p.Protected {
+		if emit.Within(c, pp) && len(pp) >= best {
+			best, rw = len(pp), false
 		}
 	}
 	return rw
