@@ -2,8 +2,9 @@ package compiler
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -186,12 +187,7 @@ func commandRules(a *config.Access, origins []artifact.RuleOrigin) (map[string]p
 		return nil, origins
 	}
 	out := make(map[string]policy.CommandRule, len(a.Commands))
-	progs := make([]string, 0, len(a.Commands))
-	for p := range a.Commands {
-		progs = append(progs, p)
-	}
-	sort.Strings(progs)
-	for _, p := range progs {
+	for _, p := range slices.Sorted(maps.Keys(a.Commands)) {
 		r := a.Commands[p]
 		out[p] = policy.CommandRule{Args: r.Args, Envs: r.Envs}
 		origins = append(origins, artifact.RuleOrigin{Kind: "commands", Key: p, Pos: r.Pos})

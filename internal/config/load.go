@@ -6,11 +6,11 @@ import (
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/schema"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -302,12 +302,7 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 // checkMerged validates what only the merged result can show.
 func checkMerged(l *Loaded) diag.List {
 	var out diag.List
-	names := make([]string, 0, len(l.Tools))
-	for n := range l.Tools {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(l.Tools)) {
 		t := l.Tools[n]
 		if !t.Source.Set {
 			out = append(out, diag.Diagnostic{Pos: t.Pos, Severity: diag.Error, Rule: RuleSchema,

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,12 +41,7 @@ func (l *Loaded) WriteText(w io.Writer, o PrintOptions) error {
 			if a.Commands != nil && len(a.Commands) == 0 && len(a.CommandsDecl) > 0 {
 				p.line(k+".access.commands", "{}", a.CommandsDecl[len(a.CommandsDecl)-1], nil)
 			}
-			progs := make([]string, 0, len(a.Commands))
-			for n := range a.Commands {
-				progs = append(progs, n)
-			}
-			sort.Strings(progs)
-			for _, n := range progs {
+			for _, n := range slices.Sorted(maps.Keys(a.Commands)) {
 				c := a.Commands[n]
 				p.line(k+".access.commands."+tomlquote.Key(n), commandText(*c), c.Pos, c.Overrode)
 			}

@@ -336,3 +336,17 @@ func resolveExecIndex(root, artifactPath, dataDir, want, tool string, plat platf
 	}
 	return locatedFor(artifactPath, &x, tool, plat)
 }
+
+// owns checks that a decoded manifest belongs to this artifact (its
+// digest) and to the tool asked for: a manifest of another compile or
+// another tool, with a valid hash of its own, is refused the same way on
+// every platform.
+func (l *located) owns(digest, manifestTool, tool string) error {
+	if digest != l.Digest {
+		return &MismatchError{Manifest: l.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+	}
+	if manifestTool != tool {
+		return &MismatchError{Manifest: l.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", manifestTool, tool)}
+	}
+	return nil
+}

@@ -226,46 +226,34 @@ func Prepare(o *Options) (*Plan, error) {
 		envAllow = emit.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
 		p.NetRules = loc.Net
+		// Only bytes whose hash the artifact records are read, whatever
+		// the platform.
+		b, err := readVerified(loc.Manifest, loc.SHA256)
+		if err != nil {
+			return nil, err
+		}
 		switch o.Platform {
 		case platform.Linux:
-			b, err := readVerified(loc.Manifest, loc.SHA256)
-			if err != nil {
-				return nil, err
-			}
 			m, err := decodeManifest(loc.Manifest, b)
 			if err != nil {
 				return nil, err
 			}
-			if m.Digest != loc.Digest {
-				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
-			}
-			if m.Tool != o.Tool {
-				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", m.Tool, o.Tool)}
+			if err := loc.owns(m.Digest, m.Tool, o.Tool); err != nil {
+				return nil, err
 			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
 		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
-			b, err := readVerified(loc.Manifest, loc.SHA256)
-			if err != nil {
-				return nil, err
-			}
 			p.Profile, p.ProfileText = loc.Manifest, string(b)
 		case platform.Windows:
-			b, err := readVerified(loc.Manifest, loc.SHA256)
-			if err != nil {
-				return nil, err
-			}
 			j, err := decodeWinJob(loc.Manifest, b)
 			if err != nil {
 				return nil, err
 			}
-			if j.Digest != loc.Digest {
-				return nil, &MismatchError{Manifest: loc.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
-			}
-			if j.Tool != o.Tool {
-				return nil, &MismatchError{Manifest: loc.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", j.Tool, o.Tool)}
+			if err := loc.owns(j.Digest, j.Tool, o.Tool); err != nil {
+				return nil, err
 			}
 			p.Job = j
 			envAllow, commands = j.Env, j.Commands
