@@ -3,6 +3,7 @@
 package nsroot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,7 +76,11 @@ func TestBinds(t *testing.T) {
 			s.forceRemount = remount
 			s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws, RW: true}, Bind{Src: ro, Dst: ro},
 				// A bind whose mount point's parents do not exist.
-				Bind{Src: ro, Dst: "/made/up/ro"})
+				Bind{Src: ro, Dst: "/made/up/ro"},
+				// File binds: a missing mount point (a stub file is made
+				// on the root tmpfs) under a missing parent, and beside it.
+				Bind{Src: filepath.Join(ro, "b"), Dst: "/made/file"},
+				Bind{Src: filepath.Join(ws, "a"), Dst: "/made/rwfile", RW: true})
 			cases := []struct {
 				args []string
 				want string
@@ -85,6 +91,11 @@ func TestBinds(t *testing.T) {
 				{[]string{"write", filepath.Join(ro, "new")}, "EROFS"},
 				{[]string{"write", filepath.Join(ro, "b")}, "EROFS"},
 				{[]string{"write", "/made/up/ro/new"}, "EROFS"},
+				{[]string{"cat", "/made/file"}, `content="B"`},
+				{[]string{"write", "/made/file"}, "EROFS"},
+				{[]string{"meta", "/made/file"}, "chmod=EROFS chown=EROFS utime=EROFS setxattr=EROFS"},
+				{[]string{"cat", "/made/rwfile"}, `content="A"`},
+				{[]string{"write", "/made/newfile"}, "EROFS"}, // beside the stubs: the root tmpfs
 				{[]string{"meta", filepath.Join(ws, "a")}, "chmod=ok chown=ok utime=ok"},
 				{[]string{"meta", filepath.Join(ro, "b")}, "chmod=EROFS chown=EROFS utime=EROFS setxattr=EROFS"},
 				{[]string{"meta", filepath.Join(ro, "sub")}, "chmod=EROFS chown=EROFS utime=EROFS setxattr=EROFS"},
@@ -606,5 +617,51 @@ func TestTerminal(t *testing.T) {
 	s.Stdio[0], s.Stdio[2] = null, null
 	if got := helperOut(t, s, "openpty"); got != "ENOENT" {
 		t.Errorf("opening /dev/ptmx without a terminal: %s, want ENOENT", got)
+	}
+}
+
+// TestSpecOverPipe: where memfd_create is refused, the spec goes over a
+// pipe written once stage 2 runs, and everything works the same.
+func TestSpecOverPipe(t *testing.T) {
+	requireUserns(t)
+	testNoMemfd = true
+	defer func() { testNoMemfd = false }()
+	ws := workspace(t, map[string]string{"a": "A"})
+	s := baseSpec(t)
+	s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws})
+	// A spec larger than a pipe's default 64 KiB buffer: the parent's
+	// write must not wait for a reader that is not there yet.
+	s.Extra = bytes.Repeat([]byte("x"), 200<<10)
+	if got := helperOut(t, s, "cat", filepath.Join(ws, "a")); got != `content="A"` {
+		t.Errorf("cat over the pipe fallback = %q", got)
+	}
+}
+
+// TestHasChildren: the check that spares Wait its /proc walk sees a living
+// child and a zombie, and nothing once they are reaped.
+func TestHasChildren(t *testing.T) {
+	if hasChildren() {
+		t.Skip("this test process already has children")
+	}
+	living := exec.Command("sleep", "10")
+	if err := living.Start(); err != nil {
+		t.Skip(err)
+	}
+	if !hasChildren() {
+		t.Error("a living child was not seen")
+	}
+	_ = living.Process.Kill()
+	// Killed, not reaped yet: a zombie still counts (and is not reaped by
+	// the check: Wait below gets its status).
+	time.Sleep(50 * time.Millisecond)
+	if !hasChildren() {
+		t.Error("a zombie child was not seen")
+	}
+	_ = living.Wait()
+	if ps := living.ProcessState; ps == nil || !ps.Sys().(syscall.WaitStatus).Signaled() {
+		t.Errorf("the child's status was taken by the check: %v", ps)
+	}
+	if hasChildren() {
+		t.Error("children seen after the last was reaped")
 	}
 }

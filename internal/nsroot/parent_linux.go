@@ -72,12 +72,15 @@ func Start(s *Spec) (*Child, error) {
 	if ok, reason := Available(); !ok {
 		return nil, &UnavailableError{Reason: reason}
 	}
-	specR, specW, err := os.Pipe()
+	enc := s.encode()
+	specR, specW, err := specChannel(enc)
 	if err != nil {
 		return nil, err
 	}
 	defer specR.Close()
-	defer specW.Close()
+	if specW != nil {
+		defer specW.Close()
+	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -170,10 +173,14 @@ func Start(s *Spec) (*Child, error) {
 	specR.Close()
 	theirs.Close()
 
-	// Stage 2 reads the whole spec before doing anything; if it died
-	// first, the write fails and its status tells why.
-	_, werr := specW.Write(s.encode())
-	specW.Close()
+	var werr error
+	if specW != nil {
+		// The pipe fallback: stage 2 reads the whole spec before doing
+		// anything; if it died first, the write fails and its status
+		// tells why.
+		_, werr = specW.Write(enc)
+		specW.Close()
+	}
 
 	serr := c.receive(mine)
 	if serr == nil && werr != nil {
@@ -191,6 +198,26 @@ func Start(s *Spec) (*Child, error) {
 	}
 	return c, nil
 }
+
+// specChannel returns the descriptor stage 2 reads its spec from (its fd
+// 3): a memfd that already holds the whole spec, so stage 2 learns its
+// size with one fstat and reads it with one pread into a buffer of that
+// size, never waiting for the parent nor growing a buffer (each fresh heap
+// page is a page fault). Where memfd_create is refused (a seccomp profile),
+// a pipe whose write end (w) the parent fills once stage 2 runs.
+func specChannel(enc []byte) (r, w *os.File, err error) {
+	if fd, err := unix.MemfdCreate("nsroot-spec", unix.MFD_CLOEXEC); err == nil && !testNoMemfd {
+		f := os.NewFile(uintptr(fd), "nsroot-spec")
+		if _, err := f.Write(enc); err == nil {
+			return f, nil, nil
+		}
+		f.Close()
+	}
+	return os.Pipe()
+}
+
+// testNoMemfd makes specChannel take the pipe (tests of the fallback).
+var testNoMemfd bool
 
 // startError maps the clone's refusals to ErrUnavailable: EPERM (seccomp
 // in a container, AppArmor), ENOSPC/EUSERS (user.max_user_namespaces or
@@ -368,7 +395,7 @@ func Run(s *Spec) (int, error) {
 // subreaper. Killing one reparents its own children here, so it repeats
 // until none is left (bounded, against a process that forks in a loop).
 func (c *Child) endLeftovers() {
-	if c.userns == "" {
+	if c.userns == "" || !hasChildren() {
 		return
 	}
 	for range 1000 {
@@ -387,6 +414,21 @@ func (c *Child) endLeftovers() {
 				}
 			}
 		}
+	}
+}
+
+// hasChildren reports whether this process has any child left, living
+// or zombie, without reaping one (WNOWAIT): when the command left nothing
+// behind (the usual case) there is no /proc walk. An error other than
+// ECHILD says yes, so the walk still runs.
+func hasChildren() bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		return err != unix.ECHILD
 	}
 }
 

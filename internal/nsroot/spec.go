@@ -137,9 +137,7 @@ func decodeSpec(b []byte) (*Spec, error) {
 	s.Proc = d.flag()
 	s.Net = d.flag()
 	s.Listen = d.strs()
-	if x := d.str(); x != "" {
-		s.Extra = []byte(x)
-	}
+	s.Extra = d.bytes()
 	s.forceRemount = d.flag()
 	if d.err != nil {
 		return nil, d.err
@@ -192,6 +190,22 @@ func (d *decoder) str() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+// bytes reads a string as a slice of the input, not a copy: Extra is the
+// bulk of a spec (the launcher's plan), and stage 2 keeps the input until
+// it execs. Empty is nil.
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		d.err = errBadSpec
+	}
+	if d.err != nil || n == 0 {
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
 }
 
 func (d *decoder) strs() []string {

@@ -90,7 +90,7 @@ func fail(step string, err error, format string, args ...any) error {
 }
 
 func stage2() error {
-	b, err := io.ReadAll(io.LimitReader(os.NewFile(specFD, "spec"), maxSpec+1))
+	b, err := readSpec()
 	unix.Close(specFD)
 	if err != nil {
 		return fail("spec", err, "reading the spec")
@@ -130,6 +130,36 @@ func stage2() error {
 	}
 	err = unix.Exec(s.Path, s.Argv, s.Env)
 	return fail("exec", err, "%s", s.Path)
+}
+
+// readSpec reads the spec from fd 3: in one pread of its exact size from
+// the parent's memfd, or to EOF from the fallback pipe.
+func readSpec() ([]byte, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(specFD, &st); err != nil {
+		return nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return io.ReadAll(io.LimitReader(os.NewFile(specFD, "spec"), maxSpec+1))
+	}
+	if st.Size > maxSpec {
+		return nil, errBadSpec
+	}
+	b := make([]byte, st.Size)
+	for n := 0; n < len(b); {
+		m, err := unix.Pread(specFD, b[n:], int64(n))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 {
+			return nil, io.ErrUnexpectedEOF
+		}
+		n += m
+	}
+	return b, nil
 }
 
 // loopbackUp sets IFF_UP on lo, the only interface of a new network
@@ -203,8 +233,12 @@ type root struct {
 	fd      int    // O_PATH on the top mount at base (changes after a bind at "/")
 	tmpfsFD int    // O_PATH on the root tmpfs itself
 	dev     uint64 // the root tmpfs's st_dev
-	empty   int    // O_PATH on an empty mode-000 file on the root tmpfs (mask source)
+	empty   int    // an empty mode-000 file on the root tmpfs (mask source)
 	spec    *Spec
+
+	// noSetattr is set once mount_setattr answered ENOSYS (Linux < 5.12):
+	// read-only binds then take the remount path.
+	noSetattr bool
 }
 
 const emptyName = ".nsroot-empty"
@@ -219,21 +253,21 @@ func buildRoot(s *Spec) error {
 		}
 		return fail("mount", err, "making the mount namespace private")
 	}
+	r := &root{spec: s, base: "/tmp"}
 	// Bind sources are cloned (detached copies of their mount trees)
 	// before anything is mounted over base: a source under /tmp is still
 	// the host's, and a bind of / does not contain the new root.
-	srcs := make([]int, len(s.Binds))
+	srcs := make([]clone, len(s.Binds))
 	for i, b := range s.Binds {
-		fd, err := cloneTree(b.Src)
+		c, err := r.clone(b)
 		if err != nil && !(b.Optional && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR))) {
 			return fail("mount", err, "bind source %s", b.Src)
 		}
 		if err != nil {
-			fd = -1
+			c.fd = -1
 		}
-		srcs[i] = fd
+		srcs[i] = c
 	}
-	r := &root{spec: s, base: "/tmp"}
 	if err := r.mountTmpfs(); err != nil {
 		return err
 	}
@@ -258,13 +292,13 @@ func buildRoot(s *Spec) error {
 			}
 			continue
 		}
-		if srcs[o.i] < 0 {
+		if srcs[o.i].fd < 0 {
 			continue
 		}
 		if err := r.bind(srcs[o.i], s.Binds[o.i]); err != nil {
 			return err
 		}
-		unix.Close(srcs[o.i])
+		unix.Close(srcs[o.i].fd)
 	}
 	if s.Dev {
 		if err := r.makeDev(); err != nil {
@@ -274,7 +308,7 @@ func buildRoot(s *Spec) error {
 	if s.Proc {
 		// No pid namespace, so no fresh procfs: the kernel allows one only
 		// to the pid namespace's owner. See doc.go for what this shows.
-		if err := r.bind(-1, Bind{Src: "/proc", Dst: "/proc"}); err != nil {
+		if err := r.bindNew(Bind{Src: "/proc", Dst: "/proc"}); err != nil {
 			return err
 		}
 	}
@@ -373,13 +407,10 @@ func (r *root) mountTmpfs() error {
 		return fail("mount", err, "stat of the root tmpfs")
 	}
 	r.dev = st.Dev
-	efd, err := unix.Openat(r.fd, emptyName, unix.O_CREAT|unix.O_EXCL|unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
+	// The descriptor that creates it is the bind source of every mask (a
+	// bind through /proc/self/fd takes the file, whatever the open mode).
+	if r.empty, err = unix.Openat(r.fd, emptyName, unix.O_CREAT|unix.O_EXCL|unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0); err != nil {
 		return fail("mount", err, "creating the mask source")
-	}
-	unix.Close(efd)
-	if r.empty, err = unix.Openat(r.fd, emptyName, unix.O_PATH|unix.O_CLOEXEC, 0); err != nil {
-		return fail("mount", err, "opening the mask source")
 	}
 	return nil
 }
@@ -420,15 +451,52 @@ func (r *root) ensure(p string, dir bool) (int, error) {
 	if dir {
 		err = unix.Mkdirat(parent, name, 0o755)
 	} else {
+		// O_EXCL: a new regular file, never a symlink's target. Its
+		// descriptor is the mount point: no second lookup.
 		var f int
 		if f, err = unix.Openat(parent, name, unix.O_CREAT|unix.O_EXCL|unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644); err == nil {
-			unix.Close(f)
+			return f, nil
 		}
 	}
 	if err != nil && err != unix.EEXIST {
 		return -1, err
 	}
 	return openBeneath(parent, name)
+}
+
+// clone is a detached copy of a bind source's mount tree.
+type clone struct {
+	fd int
+	// ro: the tree is read-only already (mount_setattr on the detached
+	// tree, before it is attached); the bind has nothing more to do.
+	ro bool
+}
+
+// clone copies b.Src's mount tree and, unless b.RW, makes it read-only
+// while it is still detached: one mount_setattr on the clone, rather than
+// a lookup of the attached mount and a mount_setattr after move_mount.
+// The kernel allows mount_setattr on a detached tree (what idmapped
+// mounts are built with); the result is the same read-only tree.
+func (r *root) clone(b Bind) (clone, error) {
+	fd, err := cloneTree(b.Src)
+	if err != nil {
+		return clone{fd: -1}, err
+	}
+	c := clone{fd: fd}
+	if b.RW || r.spec.forceRemount || r.noSetattr {
+		return c, nil
+	}
+	err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+	switch err {
+	case nil:
+		c.ro = true
+	case unix.ENOSYS:
+		r.noSetattr = true // the remount path, after move_mount
+	default:
+		unix.Close(fd)
+		return clone{fd: -1}, fmt.Errorf("making it read-only: %w", err)
+	}
+	return c, nil
 }
 
 // cloneTree returns a detached copy of the mount tree at src (submounts
@@ -441,17 +509,20 @@ func cloneTree(src string) (int, error) {
 	return fd, err
 }
 
-// bind attaches src (a tree from cloneTree; -1 clones b.Src now) at b.Dst,
-// then makes the whole tree read-only unless b.RW.
-func (r *root) bind(src int, b Bind) error {
-	if src < 0 {
-		fd, err := cloneTree(b.Src)
-		if err != nil {
-			return fail("mount", err, "bind source %s", b.Src)
-		}
-		defer unix.Close(fd)
-		src = fd
+// bindNew clones b.Src now and attaches it at b.Dst (bind).
+func (r *root) bindNew(b Bind) error {
+	c, err := r.clone(b)
+	if err != nil {
+		return fail("mount", err, "bind source %s", b.Src)
 	}
+	defer unix.Close(c.fd)
+	return r.bind(c, b)
+}
+
+// bind attaches c (from clone) at b.Dst, then makes the whole tree
+// read-only unless b.RW or c is read-only already.
+func (r *root) bind(c clone, b Bind) error {
+	src := c.fd
 	var st unix.Stat_t
 	if err := unix.Fstat(src, &st); err != nil {
 		return fail("mount", err, "bind source %s", b.Src)
@@ -476,7 +547,7 @@ func (r *root) bind(src int, b Bind) error {
 		}
 		r.fd = fd
 	}
-	if b.RW {
+	if b.RW || c.ro {
 		return nil
 	}
 	top, err := r.open(b.Dst) // the new mount, not the mount point under it
@@ -696,7 +767,7 @@ func (r *root) makeDev() error {
 		return err
 	}
 	for _, d := range devices {
-		if err := r.bind(-1, Bind{Src: "/dev/" + d, Dst: "/dev/" + d, RW: true}); err != nil {
+		if err := r.bindNew(Bind{Src: "/dev/" + d, Dst: "/dev/" + d, RW: true}); err != nil {
 			if _, serr := os.Stat("/dev/" + d); errors.Is(serr, os.ErrNotExist) {
 				continue // a host without it (a minimal container)
 			}
