@@ -472,6 +472,8 @@ func TestSetupErrors(t *testing.T) {
 		{func(s *Spec) { s.Path = "/nonexistent/cmd" }, "exec"},
 		{func(s *Spec) { s.Workdir = "/nonexistent" }, "pivot"},
 		{func(s *Spec) { s.Listen = []string{"not an address"} }, "listen"},
+		// An error message longer than the parent's first receive buffer.
+		{func(s *Spec) { s.Binds = append(s.Binds, Bind{Src: "/nonexistent/" + strings.Repeat("x/", 3000), Dst: "/x"}) }, "mount"},
 	} {
 		s := baseSpec(t, "exit", "0")
 		c.mod(s)
@@ -479,6 +481,8 @@ func TestSetupErrors(t *testing.T) {
 		var se *SetupError
 		if !errors.As(err, &se) || se.Step != c.step {
 			t.Errorf("Start = %v, want a %s SetupError", err, c.step)
+		} else if strings.Contains(se.Msg, "/nonexistent/x/") && !strings.Contains(se.Msg, strings.Repeat("x/", 3000)) {
+			t.Errorf("a long error message was cut: %d bytes", len(se.Msg))
 		}
 	}
 }

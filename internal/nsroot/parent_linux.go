@@ -168,7 +168,7 @@ func Start(s *Spec) (*Child, error) {
 	c.Pid = pid
 	// The command's user namespace: what tells its leftovers from other
 	// children of this process.
-	c.userns, _ = os.Readlink(fmt.Sprintf("/proc/%d/ns/user", pid))
+	c.userns, _ = os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/user")
 	go c.forward()
 	specR.Close()
 	theirs.Close()
@@ -237,14 +237,14 @@ func startError(err error) error {
 // an EOF without it means stage 2 died.
 func (c *Child) receive(sock *os.File) error {
 	fd := int(sock.Fd())
-	buf := make([]byte, 64<<10)
+	// Messages are small (usually "R" alone): a page, grown for a longer
+	// one (a placeholder path, an error). A 64 KiB buffer cost 16 page
+	// faults on every run.
+	buf := make([]byte, 4096)
 	oob := make([]byte, unix.CmsgSpace(4))
 	ready := false
 	for {
-		n, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err == unix.EINTR {
-			continue
-		}
+		n, oobn, err := recvWhole(fd, &buf, oob)
 		if err != nil {
 			return fmt.Errorf("reading from the sandbox: %w", err)
 		}
@@ -293,6 +293,24 @@ func (c *Child) receive(sock *os.File) error {
 			if f != nil {
 				f.Close()
 			}
+		}
+	}
+}
+
+// recvWhole receives one datagram into *buf, growing it first when a peek
+// (no control buffer, so no descriptor is taken; MSG_TRUNC answers the
+// full length) says the datagram is longer, and its descriptor into oob.
+func recvWhole(fd int, buf *[]byte, oob []byte) (n, oobn int, err error) {
+	for {
+		n, _, _, _, err = unix.Recvmsg(fd, (*buf)[:1], nil, unix.MSG_PEEK|unix.MSG_TRUNC)
+		if err == nil {
+			if n > len(*buf) {
+				*buf = make([]byte, n)
+			}
+			n, oobn, _, _, err = unix.Recvmsg(fd, *buf, oob, unix.MSG_CMSG_CLOEXEC)
+		}
+		if err != unix.EINTR {
+			return n, oobn, err
 		}
 	}
 }
@@ -450,7 +468,7 @@ func (c *Child) leftovers() []int {
 			// A zombie has no namespace left to read: one of the
 			// command's stays until this process exits (it cannot be
 			// told from another child's, which is not ours to reap).
-			ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/user", p))
+			ns, err := os.Readlink("/proc/" + strconv.Itoa(p) + "/ns/user")
 			if err != nil {
 				continue
 			}
