@@ -89,12 +89,14 @@ func execNamespaced(p *Plan) error {
 	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
 		Path: "/tmp", Access: nsTmpRights(fs).Names(), Clause: "namespace.tmp",
 	})
-	mm := m
+	// Stage 2 needs of the manifest only what buildRuleset reads: the
+	// baseline, net and scopes. The rest (clause reports, the seccomp
+	// spec, the namespace plan) is most of its JSON, and decoding it by
+	// reflection in stage 2 cost more than applying Landlock and seccomp.
+	mm := &landlock.Manifest{Tool: m.Tool, Baseline: m.Baseline, Net: m.Net, Scope: m.Scope}
 	if p.proxied() {
 		// The only TCP endpoint in the namespace is the proxy.
-		c := *m
-		c.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
-		mm = &c
+		mm.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
 		spec.Listen = []string{ProxyAddr}
 	}
 	extra, err := json.Marshal(nsExtra{Manifest: mm, FS: fs, ABI: p.ABI, Filter: p.Filter})
