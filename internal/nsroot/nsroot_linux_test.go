@@ -473,7 +473,9 @@ func TestSetupErrors(t *testing.T) {
 		{func(s *Spec) { s.Workdir = "/nonexistent" }, "pivot"},
 		{func(s *Spec) { s.Listen = []string{"not an address"} }, "listen"},
 		// An error message longer than the parent's first receive buffer.
-		{func(s *Spec) { s.Binds = append(s.Binds, Bind{Src: "/nonexistent/" + strings.Repeat("x/", 3000), Dst: "/x"}) }, "mount"},
+		{func(s *Spec) {
+			s.Binds = append(s.Binds, Bind{Src: "/nonexistent/" + strings.Repeat("x/", 3000), Dst: "/x"})
+		}, "mount"},
 	} {
 		s := baseSpec(t, "exit", "0")
 		c.mod(s)
