@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# Benchmark the namespaced exec path (internal/nsroot) against bubblewrap
-# running /bin/true with the same sandbox, in one hyperfine run so the
-# ratio does not depend on the machine's load:
+# Benchmark the namespaced exec path against bubblewrap running /bin/true
+# with the same sandbox, and against the structural floor of a pure-Go
+# namespaced sandbox, in one hyperfine run so the ratios do not depend on
+# the machine's load:
 #
 #   bwrap --unshare-user --unshare-net --ro-bind / / --bind WS WS /bin/true
-#   nsbench WS /bin/true   (new user+mount+IPC+net namespaces, / read-only
-#                           recursively, WS read-write, lo up)
+#   nsfloor WS /bin/true   bench/nsfloor/nsfloor.go: a Go parent cloning the
+#                          namespaces (SysProcAttr) and a minimal Go stage 2
+#                          doing bwrap's mounts with the fewest system calls
+#   nsbench WS /bin/true   package nsroot with bwrap's sandbox (new user,
+#                          mount, IPC and net namespaces, / read-only
+#                          recursively, WS read-write, lo up)
+#   jp-policy exec         the real namespaced path on a narrowed workspace
+#                          (. read-write, .env masked, read-only dirs)
 #
 #   bench/nsroot.sh [RUNS]
 #
-# nsbench is a tiny main around package nsroot, built through an overlay
-# so no file is added to the repository; it is what the launcher will do
-# minus loading the manifest. Extra rows split the cost: a bare /bin/true,
-# nsbench's own Go start-up (`nsbench -startup`, exits at once), and the
-# full jp-policy binary's start-up (`jp-policy --version`), which is what
-# stage 2 will cost once it runs inside jp-policy (its package inits).
-# Linux only; needs unprivileged user namespaces.
+# nsbench and `launcher only` are tiny mains around package nsroot and
+# package launcher, built through overlays so no file is added to the
+# repository: `launcher only` is jp-policy exec's namespaced path with
+# both processes (parent and stage 2) free of the other subcommands'
+# package inits. Extra rows split the cost: a bare /bin/true, the Go
+# start-up of a hello-world-sized binary (`nsfloor -hello`), a Go parent
+# running bwrap as its stage 2 (the bound for a stage 2 without a Go
+# runtime), and the full jp-policy binary's start-up as a stage 2.
+# Linux only; needs unprivileged user namespaces. Also prints page faults
+# per run (perf stat), which on a VM with expensive faults is most of the
+# CPU time.
 set -euo pipefail
 
 runs=${1:-300}
@@ -61,43 +72,145 @@ func main() {
 	os.Exit(code)
 }
 GO
+gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
 printf '{"Replace":{"%s/internal/nsroot/internal/nsbench/main.go":"%s/nsbench/main.go"}}' "$repo" "$tmp" > "$tmp/nsbench/overlay.json"
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/jp-policy" ./cmd/jp-policy)
+(cd "$repo" && gobuild -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
+(cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
+(cd "$repo" && gobuild -o "$tmp/nsfloor" bench/nsfloor/nsfloor.go)
+# The launcher alone as parent and stage 2 (what a lean exec binary runs).
+mkdir -p "$tmp/lean"
+cat > "$tmp/lean/main.go" <<'GO'
+package main
 
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/jp-policy/jp-policy/internal/launcher"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/platform"
+)
+
+// lean TOOL CMD...: jp-policy exec -t TOOL -- CMD... in the current
+// workspace, namespaced when the policy needs it.
+func main() {
+	nsroot.Stage2Main()
+	o := &launcher.Options{Tool: os.Args[1], Argv: os.Args[2:], Environ: os.Environ(), Platform: platform.Host}
+	if err := launcher.Run(o, os.Stdout, os.Stderr); err != nil {
+		if ce, ok := errors.AsType[*launcher.ChildExit](err); ok {
+			os.Exit(ce.Code)
+		}
+		fmt.Fprintln(os.Stderr, "lean:", err)
+		os.Exit(1)
+	}
+}
+GO
+printf '{"Replace":{"%s/internal/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
+(cd "$repo" && gobuild -overlay "$tmp/lean/overlay.json" -o "$tmp/lean/lean" ./internal/launcher/internal/leanbench)
+
+# Keep the real JP config out of it.
+export JP_GLOBAL_CONFIG_DIR="$tmp/jp-global" JP_USER_DATA_DIR="$tmp/jp-data"
+export XDG_CONFIG_HOME="$tmp/xdg-config" XDG_DATA_HOME="$tmp/xdg-data"
+
+# One workspace for every row: bwrap, the floor and nsbench bind it
+# read-write whole; jp-policy's tool narrows it (so it takes the
+# namespaced path by itself: a mask, read-only rules inside a writable
+# one, protected .git and .jp).
 ws="$tmp/ws"
-mkdir -p "$ws"
-# Sanity: both sandboxes are real before we time them.
-for run in "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws" "$tmp/nsbench/nsbench $ws"; do
+mkdir -p "$ws/.jp" "$ws/.git" "$ws/src" "$ws/docs" "$ws/vendor" "$ws/build"
+echo "X=1" > "$ws/.env"
+for d in src docs vendor build; do echo "$d" > "$ws/$d/file"; done
+cat > "$ws/.jp/config.toml" <<'TOML'
+[conversation.tools.bench]
+source = "local"
+command = "true"
+
+[[conversation.tools.bench.access.fs]]
+path = "."
+read = true
+write = true
+
+[[conversation.tools.bench.access.fs]]
+path = ".env"
+
+[[conversation.tools.bench.access.fs]]
+path = "src"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "docs"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "vendor"
+read = true
+
+[[conversation.tools.bench.access.fs]]
+path = "build"
+read = true
+write = true
+TOML
+"$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
+# exec trusts an input's stat identity instead of re-hashing it only once
+# its ctime is 3 s old (docs/exec.md): let the config settle.
+sleep 4
+
+# Sanity: every sandbox is real before we time it.
+for run in "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws" "$tmp/nsbench/nsbench $ws" "$tmp/nsfloor $ws"; do
   if $run /bin/sh -c 'echo x > /usr/nsroot-bench' 2>/dev/null; then echo "$run: / is writable; refusing to benchmark" >&2; exit 1; fi
   $run /bin/sh -c "echo x > $ws/ok" || { echo "$run: workspace not writable" >&2; exit 1; }
 done
-
 cd "$ws"
-# -i: the last row fails on purpose (stage 2 without its spec pipe exits
-# 127 right after the runtime and package inits, which is what it costs).
-hyperfine -N -i --warmup 30 --runs "$runs" --export-json "$tmp/result.json" \
-  -n 'bare' '/bin/true' \
-  -n 'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true" \
-  -n 'nsroot' "$tmp/nsbench/nsbench $ws /bin/true" \
-  -n 'go start-up (nsbench)' "$tmp/nsbench/nsbench -startup" \
-  -n 'go start-up (jp-policy)' "$tmp/jp-policy --version" \
-  -n 'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
+for run in "$tmp/jp-policy exec -t bench --" "$tmp/lean/lean bench"; do
+  if $run /bin/cat .env 2>/dev/null; then echo "$run: .env readable; refusing to benchmark" >&2; exit 1; fi
+  $run /bin/sh -c 'echo x > .git/x' 2>/dev/null && { echo "$run: .git writable; refusing to benchmark" >&2; exit 1; }
+  $run /bin/sh -c 'echo x > build/ok' || { echo "$run: build/ not writable" >&2; exit 1; }
+done
+"$tmp/jp-policy" exec -t bench --dry-run -- /bin/true | grep '^path:'
 
-python3 - "$tmp/result.json" <<'PY'
+rows=(
+  'bare' '/bin/true'
+  'go hello-world start-up' "$tmp/nsfloor -hello"
+  'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true"
+  'go parent + bwrap' "$tmp/nsfloor -bwrap $ws /bin/true"
+  'floor (nsfloor)' "$tmp/nsfloor $ws /bin/true"
+  'nsroot (nsbench)' "$tmp/nsbench/nsbench $ws /bin/true"
+  'launcher only, namespaced' "$tmp/lean/lean bench /bin/true"
+  'jp-policy exec, namespaced' "$tmp/jp-policy exec -t bench -- /bin/true"
+  'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
+)
+args=()
+for ((i = 0; i < ${#rows[@]}; i += 2)); do args+=(-n "${rows[i]}" "${rows[i+1]}"); done
+# -i: the last row fails on purpose (stage 2 without its spec exits 127
+# right after the runtime and package inits, which is what it costs).
+hyperfine -N -i --warmup 30 --runs "$runs" --export-json "$tmp/result.json" "${args[@]}"
+
+# Page faults per run, all processes of a run together (perf stat counts
+# children): a VM's faults are its CPU time.
+: > "$tmp/faults"
+if command -v perf >/dev/null; then
+  for ((i = 0; i < ${#rows[@]}; i += 2)); do
+    n=$(perf stat -x, -e page-faults -r 20 ${rows[i+1]} 2>&1 >/dev/null | awk -F, '/page-faults/ {print $1}' || true)
+    printf '%s\t%s\n' "${rows[i]}" "${n:-?}" >> "$tmp/faults"
+  done
+fi
+
+python3 - "$tmp/result.json" "$tmp/faults" <<'PY'
 import json, sys
 res = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-# Medians and minimums: the mean of a few-ms command is at the mercy of
-# any other load; CPU time (user+sys) is the least load-sensitive figure.
+faults = dict(l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if "\t" in l)
+# Medians: the mean of a few-ms command is at the mercy of any other load;
+# CPU time (user+sys) is the least load-sensitive figure.
 m = {k: v["median"] * 1e3 for k, v in res.items()}
 cpu = {k: (v["user"] + v["system"]) * 1e3 for k, v in res.items()}
 print()
+print(f"{'':30} {'median':>8} {'cpu':>8} {'faults':>7} {'/bwrap':>7} {'/floor':>7}")
 for k in res:
-    print(f"{k:30} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  cpu {cpu[k]:6.2f} ms")
-go = m['go start-up (nsbench)'] - m['bare']
-print(f"nsroot / bwrap                      = {m['nsroot']/m['bwrap']:.2f} (median), {res['nsroot']['min']/res['bwrap']['min']:.2f} (min), {cpu['nsroot']/cpu['bwrap']:.2f} (cpu)")
-print(f"Go start-up over a bare exec        = {go:+.2f} ms (nsbench), {m['go start-up (jp-policy)']-m['bare']:+.2f} ms (jp-policy --version), {m['stage-2 start-up (jp-policy)']-m['bare']:+.2f} ms (jp-policy as stage 2)")
-# jp-policy exec is a Go program on every path, so the parent's start-up
-# is paid with or without namespaces: compare what namespaces add.
-print(f"(nsroot - parent Go start) / bwrap  = {(m['nsroot']-go)/m['bwrap']:.2f}")
+    print(f"{k:30} {m[k]:6.2f}ms {cpu[k]:6.2f}ms {faults.get(k, '-'):>7} {m[k]/m['bwrap']:7.2f} {m[k]/m['floor (nsfloor)']:7.2f}")
+print()
+print(f"floor / bwrap = {m['floor (nsfloor)']/m['bwrap']:.2f} (median), {cpu['floor (nsfloor)']/cpu['bwrap']:.2f} (cpu)")
+print(f"go parent + bwrap / bwrap = {m['go parent + bwrap']/m['bwrap']:.2f}: a stage 2 without a Go runtime, under a Go parent")
+for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced'):
+    print(f"{k} / floor = {m[k]/m['floor (nsfloor)']:.2f}, / bwrap = {m[k]/m['bwrap']:.2f}")
 PY
