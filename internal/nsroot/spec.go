@@ -62,7 +62,10 @@ const specMagic = "nsr1"
 const maxSpec = 16 << 20
 
 func (s *Spec) encode() []byte {
-	b := []byte(specMagic)
+	// Sized once for the usual spec (Extra is its bulk): growing by
+	// appends copies it several times, each copy fresh heap pages.
+	b := make([]byte, 0, 4096+len(s.Extra))
+	b = append(b, specMagic...)
 	str := func(v string) { b = binary.AppendUvarint(b, uint64(len(v))); b = append(b, v...) }
 	strs := func(v []string) {
 		b = binary.AppendUvarint(b, uint64(len(v)))
