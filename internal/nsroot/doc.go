@@ -27,8 +27,10 @@
 // host's process list through /proc (below); Landlock's ptrace scoping
 // keeps it from reading other processes' memory or environment.
 //
-// The spec goes to stage 2 over an inherited pipe (fd 3) in a small
-// length-prefixed binary form (spec.go, fuzzed). Stage 2 answers over a
+// The spec goes to stage 2 as fd 3, a memfd the parent filled before the
+// clone (a pipe written after it where memfd_create is refused), in a
+// small length-prefixed binary form (spec.go, fuzzed): stage 2 reads it
+// with one pread of its size. Stage 2 answers over a
 // SOCK_SEQPACKET socketpair (fd 4, close-on-exec): listeners and files
 // handed back with SCM_RIGHTS, placeholders it created, an error with the
 // step that failed, and "ready" just before execve. The socket closing
@@ -47,7 +49,8 @@
 // the parent dies, as nothing else would report its status. Start makes
 // the parent a child subreaper: what the command leaves running in the
 // background is reparented to it, and Wait kills whatever is left in the
-// command's user namespace before it returns.
+// command's user namespace before it returns (a waitid(WNOWAIT) first:
+// with no child left, nothing is read from /proc).
 //
 // The parent cannot exec away: it must wait to hand the exit status back
 // and to forward signals. While the command runs it is an idle Go process
@@ -56,8 +59,9 @@
 // # The root
 //
 // Stage 2 makes its mount tree private, clones every bind source's mount
-// tree (open_tree, recursively) before anything is mounted, mounts a
-// tmpfs over /tmp as the new root and attaches the clones there with
+// tree (open_tree, recursively) before anything is mounted, makes each
+// read-only clone read-only while still detached (mount_setattr), mounts
+// a tmpfs over /tmp as the new root and attaches the clones there with
 // move_mount, shallowest destination first (tmpfs mounts are ordered
 // with them). Destinations are opened with openat2(RESOLVE_BENEATH|
 // RESOLVE_NO_SYMLINKS) beneath the new root, so a symlink can never send
