@@ -121,36 +121,15 @@ ws="$tmp/ws"
 mkdir -p "$ws/.jp" "$ws/.git" "$ws/src" "$ws/docs" "$ws/vendor" "$ws/build"
 echo "X=1" > "$ws/.env"
 for d in src docs vendor build; do echo "$d" > "$ws/$d/file"; done
-cat > "$ws/.jp/config.toml" <<'TOML'
-[conversation.tools.bench]
-source = "local"
-command = "true"
-
-[[conversation.tools.bench.access.fs]]
-path = "."
-read = true
-write = true
-
-[[conversation.tools.bench.access.fs]]
-path = ".env"
-
-[[conversation.tools.bench.access.fs]]
-path = "src"
-read = true
-
-[[conversation.tools.bench.access.fs]]
-path = "docs"
-read = true
-
-[[conversation.tools.bench.access.fs]]
-path = "vendor"
-read = true
-
-[[conversation.tools.bench.access.fs]]
-path = "build"
-read = true
-write = true
-TOML
+# rule PATH [CAPABILITY...]: one fs rule of the bench tool.
+rule() { printf '\n[[conversation.tools.bench.access.fs]]\npath = "%s"\n' "$1"; shift; for c in "$@"; do printf '%s = true\n' "$c"; done; }
+{
+  printf '[conversation.tools.bench]\nsource = "local"\ncommand = "true"\n'
+  rule . read write
+  rule .env
+  for d in src docs vendor; do rule "$d" read; done
+  rule build read write
+} > "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
 # exec trusts an input's stat identity instead of re-hashing it only once
 # its ctime is 3 s old (docs/exec.md): let the config settle.

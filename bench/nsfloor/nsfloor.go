@@ -126,6 +126,8 @@ func stage2(ws string, argv []string) {
 	check("execve", unix.Exec(argv[0], argv, os.Environ()))
 }
 
+// loUp sets IFF_UP on lo (the classic ioctl, as package nsroot does: the
+// floor imports nothing of the project, so it cannot carry its costs).
 func loUp() error {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
