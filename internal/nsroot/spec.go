@@ -161,7 +161,9 @@ func (d *decoder) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	// A varint ending in a zero byte after others (0x80 0x00 for 0) is a
+	// second spelling of a shorter one: refused, so a spec has one form.
+	if n <= 0 || n > 1 && d.b[n-1] == 0 {
 		d.err = errBadSpec
 		return 0
 	}

@@ -45,6 +45,8 @@ func TestSpecRejects(t *testing.T) {
 		"trailing":  append(bytes.Clone(good), 0),
 		"huge list": append([]byte(specMagic+"\x00"), 0xff, 0xff, 0xff, 0xff, 0x0f),
 		"bad flag":  bytes.Replace(good, []byte("\x01\x01\x01"), []byte("\x02\x01\x01"), 1),
+		// 0 spelt in two bytes: a second form of the empty spec.
+		"long varint": append([]byte(specMagic+"\x80\x00"), (&Spec{}).encode()[len(specMagic)+1:]...),
 	} {
 		if _, err := decodeSpec(b); err == nil {
 			t.Errorf("%s: decoded", name)
