@@ -571,7 +571,7 @@ func (r *root) bind(c clone, b Bind) error {
 // locked on mounts inherited from the host, and a remount that would
 // clear them fails with EPERM.
 func (r *root) readOnly(fd int, recursive bool) error {
-	if !r.spec.forceRemount {
+	if !r.spec.forceRemount && !r.noSetattr {
 		flags := uint(unix.AT_EMPTY_PATH)
 		if recursive {
 			flags |= unix.AT_RECURSIVE
@@ -580,6 +580,7 @@ func (r *root) readOnly(fd int, recursive bool) error {
 		if err != unix.ENOSYS {
 			return err
 		}
+		r.noSetattr = true
 	}
 	if err := remountRO(fdPath(fd)); err != nil {
 		return err
