@@ -2,8 +2,9 @@ package launcher
 
 import (
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"

@@ -1,24 +1,13 @@
 package launcher
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/emit"
+
 	"github.com/jp-policy/jp-policy/policy"
 )
-
-// envInputHash is how the compiler records an "env" input: the hex
-// SHA-256 of the variable's value, "" when unset.
-func envInputHash(name string) string {
-	v, ok := os.LookupEnv(name)
-	if !ok {
-		return ""
-	}
-	return artifact.HashEnv(v)
-}
 
 // envAllowed decides one variable name against the manifest's allowlist:
 // the env rules decide when one matches (RFD 076: longest literal wins,

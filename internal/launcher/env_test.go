@@ -1,10 +1,11 @@
 package launcher
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
 
 	"github.com/jp-policy/jp-policy/policy"
 )

@@ -5,8 +5,9 @@ package launcher
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"os"
+
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
