@@ -21,7 +21,10 @@ func execPlan(p *artifact.Policy, name string, m *landlock.Manifest, linuxSHA, e
 		if err != nil {
 			return nil, fmt.Errorf("exec plan: %w", err)
 		}
-		f.LinuxSHA256 = linuxSHA
+		if f != nil {
+			f.LinuxSHA256 = linuxSHA
+			f.TmpAccess = uint64(landlock.TmpRights)
+		}
 		pl.Fast = f
 	}
 	return execplan.Encode(pl), nil

@@ -65,8 +65,10 @@ type Fast struct {
 	ConnectTCP  []uint16
 	BindTCP     []uint16
 	// Scoped is the Landlock scope bits (ABI 6).
-	Scoped  uint64
-	Seccomp seccomp.Spec
+	Scoped uint64
+	// TmpAccess is the rights on the run's private TMPDIR.
+	TmpAccess uint64
+	Seccomp   seccomp.Spec
 }
 
 // Rule is one Landlock path grant: Access is the kernel's access bits.
@@ -155,6 +157,7 @@ func Encode(p *Plan) []byte {
 		e.ports(f.ConnectTCP)
 		e.ports(f.BindTCP)
 		e.num(f.Scoped)
+		e.num(f.TmpAccess)
 		e.str(string(f.Seccomp.Inet))
 		e.flag(f.Seccomp.Listen)
 		e.flag(f.Seccomp.Unix)
@@ -268,6 +271,7 @@ func Decode(b []byte) (*Plan, error) {
 		f.ConnectTCP = d.ports()
 		f.BindTCP = d.ports()
 		f.Scoped = d.num()
+		f.TmpAccess = d.num()
 		f.Seccomp.Inet = seccomp.Inet(d.str())
 		f.Seccomp.Listen = d.flag()
 		f.Seccomp.Unix = d.flag()

@@ -72,3 +72,7 @@ func NeedABI(m *Manifest) (int, error) {
 	}
 	return need, err
 }
+
+// TmpRights is what a tool may do in its private temporary directory
+// (exec's TMPDIR, outside every grant).
+const TmpRights = RReadFile | RReadDir | RWriteFile | RTruncate | RMakeReg | RMakeDir | RMakeSym | RRemoveFile | RRemoveDir
