@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/launcher"
 )

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/launcher"

@@ -24,6 +24,9 @@ func execPlan(p *artifact.Policy, name string, m *landlock.Manifest, linuxSHA, e
 		if f != nil {
 			f.LinuxSHA256 = linuxSHA
 			f.TmpAccess = uint64(landlock.TmpRights)
+			for abi := range landlock.MaxFSABI + 1 {
+				f.HandledFS = append(f.HandledFS, uint64(landlock.RightsForABI(abi)))
+			}
 		}
 		pl.Fast = f
 	}

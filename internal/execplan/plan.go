@@ -68,6 +68,10 @@ type Fast struct {
 	Scoped uint64
 	// TmpAccess is the rights on the run's private TMPDIR.
 	TmpAccess uint64
+	// HandledFS[abi] is every filesystem right a kernel of that Landlock
+	// ABI knows (the ruleset handles them all: what is not granted is
+	// denied); a newer kernel gets the last entry.
+	HandledFS []uint64
 	Seccomp   seccomp.Spec
 }
 
@@ -158,6 +162,10 @@ func Encode(p *Plan) []byte {
 		e.ports(f.BindTCP)
 		e.num(f.Scoped)
 		e.num(f.TmpAccess)
+		e.num(uint64(len(f.HandledFS)))
+		for _, h := range f.HandledFS {
+			e.num(h)
+		}
 		e.str(string(f.Seccomp.Inet))
 		e.flag(f.Seccomp.Listen)
 		e.flag(f.Seccomp.Unix)
@@ -272,6 +280,12 @@ func Decode(b []byte) (*Plan, error) {
 		f.BindTCP = d.ports()
 		f.Scoped = d.num()
 		f.TmpAccess = d.num()
+		if n := d.count(1); n > 0 {
+			f.HandledFS = make([]uint64, n)
+			for i := range f.HandledFS {
+				f.HandledFS[i] = d.num()
+			}
+		}
 		f.Seccomp.Inet = seccomp.Inet(d.str())
 		f.Seccomp.Listen = d.flag()
 		f.Seccomp.Unix = d.flag()

@@ -56,7 +56,7 @@ type located struct {
 // manifest for platform, with what else the launcher needs from it.
 func resolveManifest(root, artifactPath string, strict bool, tool string, plat platform.Platform) (*located, error) {
 	if strict {
-		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+		if err := execcore.CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
 		}
 	}
@@ -148,25 +148,6 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
 	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
-}
-
-// checkRealDirs refuses when any of dirs below root is a symlink (or not a
-// directory): the artifact must be the one in this workspace's own .jp.
-func checkRealDirs(root string, dirs ...string) error {
-	for _, d := range dirs {
-		fi, err := os.Lstat(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // the artifact read reports what is missing
-		}
-		if err != nil {
-			return err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-			rel, _ := filepath.Rel(root, d)
-			return &ArtifactLinkError{Path: d, Rel: rel}
-		}
-	}
-	return nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the

@@ -1,6 +1,9 @@
 package landlock
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Landlock scope bits (LANDLOCK_SCOPE_*, ABI 6), by the manifest's scope
 // names. The launcher's tests check them against go-landlock's constants.
@@ -76,3 +79,7 @@ func NeedABI(m *Manifest) (int, error) {
 // TmpRights is what a tool may do in its private temporary directory
 // (exec's TMPDIR, outside every grant).
 const TmpRights = RReadFile | RReadDir | RWriteFile | RTruncate | RMakeReg | RMakeDir | RMakeSym | RRemoveFile | RRemoveDir
+
+// MaxFSABI is the newest Landlock ABI that added a filesystem right this
+// package knows: RightsForABI is the same for every later ABI.
+var MaxFSABI = slices.Max(rightABI)

@@ -1,0 +1,104 @@
+package execcore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+)
+
+// ErrHandOver is Try's answer for a run the fast path does not take: the
+// tool needs the namespaced path, the kernel's ABI is too old for every
+// clause, the artifact is stale, tampered or missing, the command is not
+// allowed, ... The caller then runs the full path (package launcher),
+// which decides the same run again and reports it in full. Nothing the
+// fast path did before handing over is visible to the command.
+var ErrHandOver = errors.New("the full exec path decides this run")
+
+// Options is one run of the fast path: `jp-policy exec -t TOOL [-w DIR]
+// -- CMD...` without any flag that needs the full path.
+type Options struct {
+	// Workspace is the -w flag; "" finds the root from the working
+	// directory (the nearest ancestor holding .jp).
+	Workspace string
+	Tool      string
+	Argv      []string
+	Environ   []string
+}
+
+// Try runs o on the fast path and does not return when the command was
+// exec'd. It returns ErrHandOver (wrapping the reason) for every run the
+// fast path leaves to the full one, or an *ExecFailed when the command's
+// own execve failed under the sandbox (the full path reports it with its
+// hints by running again).
+//
+// The work happens on a goroutine of its own, which locks its OS thread
+// before restricting it and never unlocks it: when it returns without
+// exec'ing, the runtime ends that thread (or parks it for good, for the
+// main thread), so the caller goes on unrestricted on another thread and
+// the full path starts from a clean slate.
+func Try(o *Options) error {
+	errc := make(chan error, 1)
+	go func() { errc <- run(o) }()
+	return <-errc
+}
+
+// handOver wraps why the fast path leaves a run to the full one.
+type handOver struct{ why error }
+
+func (h *handOver) Error() string        { return ErrHandOver.Error() + ": " + h.why.Error() }
+func (h *handOver) Is(target error) bool { return target == ErrHandOver }
+func (h *handOver) Unwrap() error        { return h.why }
+
+func handOff(why error) error { return &handOver{why: why} }
+
+func handOffMsg(why string) error { return &handOver{why: errors.New(why)} }
+
+// load finds the workspace root, reads and verifies tool's pinned exec
+// plan, and checks that the artifact is current: everything the fast
+// path needs before it decides. Any failure hands over (the full path
+// reports it).
+func load(o *Options) (*execplan.Plan, string, error) {
+	var root string
+	var err error
+	if o.Workspace == "" {
+		root, err = jpdirs.FindRoot(".")
+	} else if root, err = filepath.Abs(o.Workspace); err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil, "", handOff(err)
+	}
+	policyDir := filepath.Join(root, ".jp", "policy")
+	if err := CheckRealDirs(root, filepath.Dir(policyDir), policyDir); err != nil {
+		return nil, "", handOff(err)
+	}
+	artifactPath := filepath.Join(policyDir, "policy.json")
+	dataDir, err := jpdirs.UserDataDir(os.Getenv)
+	if err != nil {
+		return nil, "", handOff(err)
+	}
+	_, sum, err := execplan.PinTool(dataDir, root, artifactPath, o.Tool)
+	if err != nil {
+		return nil, "", handOff(err)
+	}
+	if sum == "" {
+		return nil, "", handOffMsg("the pin lists no exec plan for the tool")
+	}
+	pl, err := ReadPlan(artifactPath, o.Tool, sum)
+	if err != nil {
+		return nil, "", handOff(err)
+	}
+	if pl.Root != root {
+		return nil, "", handOffMsg("the plan was compiled for another workspace root")
+	}
+	if !pl.Enabled || pl.Fast == nil {
+		return nil, "", handOffMsg("the tool is disabled or needs the full path")
+	}
+	if err := VerifyCurrent(root, pl.Inputs, execplan.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+		return nil, "", handOff(err)
+	}
+	return pl, root, nil
+}

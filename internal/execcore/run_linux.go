@@ -1,0 +1,95 @@
+//go:build linux
+
+package execcore
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/rulematch"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+)
+
+// run is the fast path: the tool's compiled plan applied as it is, on a
+// locked thread, ending in execve. Every decision was taken by compile
+// (package landlock's manifest, turned into bits by the exec plan
+// emitter) or is the policy evaluator's (rulematch); run only checks that
+// this machine and this moment match what compile assumed, and hands
+// over when they do not.
+func run(o *Options) error {
+	if o.Tool == "" || len(o.Argv) == 0 {
+		return handOffMsg("no tool or no command")
+	}
+	pl, _, err := load(o)
+	if err != nil {
+		return err
+	}
+	f := pl.Fast
+	abi := KernelABI()
+	if abi < f.NeedABI || len(f.HandledFS) == 0 {
+		return handOffMsg("the kernel's Landlock ABI cannot enforce every clause")
+	}
+	for _, p := range f.Sockets {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			return handOffMsg("a granted path is a Unix socket: the namespaced path is the exact one")
+		}
+	}
+	path, err := exec.LookPath(o.Argv[0])
+	if err != nil {
+		return handOff(err)
+	}
+	var rule *rulematch.CommandRule
+	if f.Commands != nil {
+		key, ok := rulematch.MatchCommand(f.Commands, o.Argv, path, rulematch.ResolveProgram)
+		if !ok {
+			return handOffMsg("the command is not allowed")
+		}
+		r := f.Commands[key]
+		rule = &r
+	}
+	env := FilterEnv(o.Environ, Env{Minimal: f.EnvMinimal, Rules: f.EnvRules}, rule)
+	env = WithTerm(env, o.Environ, f.EnvRules)
+	if err := seccomp.Available(); err != nil {
+		return handOff(err)
+	}
+	arch, err := seccomp.ArchFor(runtime.GOARCH)
+	if err != nil {
+		return handOff(err)
+	}
+	filter, err := seccomp.Build(f.Seccomp, arch)
+	if err != nil {
+		return handOff(err)
+	}
+	tmp, err := FastTmpDir(TmpRoot())
+	if err != nil {
+		return handOff(err)
+	}
+	env = WithVar(env, "TMPDIR", tmp)
+	s := &Sandbox{
+		ABI:        abi,
+		HandledFS:  f.HandledFS[min(abi, len(f.HandledFS)-1)],
+		Baseline:   f.Baseline,
+		FS:         append(f.FS[:len(f.FS):len(f.FS)], execplan.Rule{Path: tmp, Access: f.TmpAccess, Clause: "tmpdir"}),
+		ConnectTCP: f.ConnectTCP,
+		BindTCP:    f.BindTCP,
+		Scoped:     f.Scoped, // NeedABI >= 6 when there are scopes
+		Filter:     filter,
+	}
+	if f.NetRestrict {
+		s.HandledNet = netBindTCP | netConnectTCP // NeedABI >= 4
+	}
+	if err := SetCloexecAbove2(); err != nil {
+		return handOff(err)
+	}
+	DetachTerminal()
+	runtime.LockOSThread()
+	// Never unlocked: a restricted thread must not go back to the
+	// scheduler's pool; Try's goroutine ends it if exec fails.
+	err = ExecLocked(s, path, o.Argv, env)
+	if _, ok := err.(*ExecFailed); ok {
+		return err
+	}
+	return handOff(err)
+}
