@@ -2,10 +2,12 @@ package compiler
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
 // execPlan builds tool name's exec plan (execplan.Plan): the staleness
@@ -60,6 +62,14 @@ func fastPlan(m *landlock.Manifest) (*execplan.Fast, error) {
 		for _, b := range m.Namespace.Binds {
 			f.Sockets = append(f.Sockets, b.Path)
 		}
+	}
+	// The seccomp program, assembled once here rather than on every exec.
+	if arch, err := seccomp.ArchFor(runtime.GOARCH); err == nil {
+		prog, err := seccomp.Build(*m.Seccomp, arch)
+		if err != nil {
+			return nil, err
+		}
+		f.FilterArch, f.Filter = runtime.GOARCH, prog
 	}
 	for _, s := range m.Scope {
 		f.Scoped |= landlock.ScopeBits[s] // UsedABI refused unknown names

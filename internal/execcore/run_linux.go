@@ -54,13 +54,15 @@ func run(o *Options) error {
 	if err := seccomp.Available(); err != nil {
 		return handOff(err)
 	}
-	arch, err := seccomp.ArchFor(runtime.GOARCH)
-	if err != nil {
-		return handOff(err)
-	}
-	filter, err := seccomp.Build(f.Seccomp, arch)
-	if err != nil {
-		return handOff(err)
+	filter := f.Filter
+	if f.FilterArch != runtime.GOARCH || len(filter) == 0 {
+		arch, err := seccomp.ArchFor(runtime.GOARCH)
+		if err != nil {
+			return handOff(err)
+		}
+		if filter, err = seccomp.Build(f.Seccomp, arch); err != nil {
+			return handOff(err)
+		}
 	}
 	tmp, err := FastTmpDir(TmpRoot())
 	if err != nil {

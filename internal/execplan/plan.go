@@ -9,6 +9,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
+
+	"golang.org/x/net/bpf"
 )
 
 // Plan is one tool's exec plan: what `jp-policy exec` and
@@ -66,6 +68,11 @@ type Fast struct {
 	BindTCP     []uint16
 	// Scoped is the Landlock scope bits (ABI 6).
 	Scoped uint64
+	// Filter is the seccomp program for Seccomp, assembled by compile
+	// for FilterArch (the compiling machine's GOARCH); exec on another
+	// architecture assembles its own.
+	FilterArch string
+	Filter     []bpf.RawInstruction
 	// TmpAccess is the rights on the run's private TMPDIR.
 	TmpAccess uint64
 	// HandledFS[abi] is every filesystem right a kernel of that Landlock
@@ -162,6 +169,14 @@ func Encode(p *Plan) []byte {
 		e.ports(f.BindTCP)
 		e.num(f.Scoped)
 		e.num(f.TmpAccess)
+		e.str(f.FilterArch)
+		e.num(uint64(len(f.Filter)))
+		for _, in := range f.Filter {
+			e.num(uint64(in.Op))
+			e.num(uint64(in.Jt))
+			e.num(uint64(in.Jf))
+			e.num(uint64(in.K))
+		}
 		e.num(uint64(len(f.HandledFS)))
 		for _, h := range f.HandledFS {
 			e.num(h)
@@ -280,6 +295,17 @@ func Decode(b []byte) (*Plan, error) {
 		f.BindTCP = d.ports()
 		f.Scoped = d.num()
 		f.TmpAccess = d.num()
+		f.FilterArch = d.str()
+		if n := d.count(4); n > 0 {
+			f.Filter = make([]bpf.RawInstruction, n)
+			for i := range f.Filter {
+				op, jt, jf, k := d.num(), d.num(), d.num(), d.num()
+				if op > 0xffff || jt > 0xff || jf > 0xff || k > 0xffffffff {
+					d.bad = true
+				}
+				f.Filter[i] = bpf.RawInstruction{Op: uint16(op), Jt: uint8(jt), Jf: uint8(jf), K: uint32(k)}
+			}
+		}
 		if n := d.count(1); n > 0 {
 			f.HandledFS = make([]uint64, n)
 			for i := range f.HandledFS {
