@@ -96,14 +96,24 @@ func (c *ExecCmd) Run(g *Globals) error {
 		return fail(exitRefused, errors.New("--format is for --dry-run: a run prints only what the command prints"))
 	}
 	argv := c.argv()
+	var err error
+	full := func() { err = c.runFull(g, argv) }
 	if o, ok := c.fastArgs().Fast(); ok {
-		// The fast path jp-policy-exec takes (package execcore): it
-		// returns only for a run it leaves to the full path below (which
-		// decides it again and reports it), or a failed execve that the
-		// full path runs again for its hints.
+		// The fast path jp-policy-exec takes (package execcore): full
+		// runs only for a run it leaves to the full path (which decides
+		// it again and reports it), or a failed execve that the full
+		// path runs again for its hints.
 		o.Environ = os.Environ()
-		_ = execcore.Try(o)
+		execcore.Try(o, full)
+	} else {
+		full()
 	}
+	return err
+}
+
+// runFull is the full exec path (package launcher) and the mapping of its
+// outcome to an exit code (exitcodes.go).
+func (c *ExecCmd) runFull(g *Globals, argv []string) error {
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,

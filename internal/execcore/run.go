@@ -29,20 +29,29 @@ type Options struct {
 }
 
 // Try runs o on the fast path and does not return when the command was
-// exec'd. It returns ErrHandOver (wrapping the reason) for every run the
-// fast path leaves to the full one, or an *ExecFailed when the command's
-// own execve failed under the sandbox (the full path reports it with its
-// hints by running again).
+// exec'd. Otherwise (a run the fast path leaves to the full one, or the
+// command's own execve failing under the sandbox, which the full path
+// runs again to report with its hints) it calls rest, the full path, and
+// returns when rest does.
 //
-// The work happens on a goroutine of its own, which locks its OS thread
-// before restricting it and never unlocks it: when it returns without
-// exec'ing, the runtime ends that thread (or parks it for good, for the
-// main thread), so the caller goes on unrestricted on another thread and
-// the full path starts from a clean slate.
-func Try(o *Options) error {
-	errc := make(chan error, 1)
-	go func() { errc <- run(o) }()
-	return <-errc
+// The fast path locks the calling goroutine to its OS thread before it
+// restricts that thread, and never unlocks it. When it fails after that
+// point, rest runs on a fresh goroutine (so on another, unrestricted
+// thread) while this one waits; the restricted thread only ever runs the
+// wait and what the caller does after Try returns, which must not need
+// more than writing to open descriptors and exiting.
+func Try(o *Options, rest func()) {
+	locked, _ := run(o)
+	if !locked {
+		rest()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rest()
+	}()
+	<-done
 }
 
 // handOver wraps why the fast path leaves a run to the full one.

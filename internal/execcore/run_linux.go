@@ -18,33 +18,33 @@ import (
 // emitter) or is the policy evaluator's (rulematch); run only checks that
 // this machine and this moment match what compile assumed, and hands
 // over when they do not.
-func run(o *Options) error {
+func run(o *Options) (locked bool, err error) {
 	if o.Tool == "" || len(o.Argv) == 0 {
-		return handOffMsg("no tool or no command")
+		return false, handOffMsg("no tool or no command")
 	}
 	pl, _, err := load(o)
 	if err != nil {
-		return err
+		return false, err
 	}
 	f := pl.Fast
 	abi := KernelABI()
 	if abi < f.NeedABI || len(f.HandledFS) == 0 {
-		return handOffMsg("the kernel's Landlock ABI cannot enforce every clause")
+		return false, handOffMsg("the kernel's Landlock ABI cannot enforce every clause")
 	}
 	for _, p := range f.Sockets {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			return handOffMsg("a granted path is a Unix socket: the namespaced path is the exact one")
+			return false, handOffMsg("a granted path is a Unix socket: the namespaced path is the exact one")
 		}
 	}
 	path, err := exec.LookPath(o.Argv[0])
 	if err != nil {
-		return handOff(err)
+		return false, handOff(err)
 	}
 	var rule *rulematch.CommandRule
 	if f.Commands != nil {
 		key, ok := rulematch.MatchCommand(f.Commands, o.Argv, path, rulematch.ResolveProgram)
 		if !ok {
-			return handOffMsg("the command is not allowed")
+			return false, handOffMsg("the command is not allowed")
 		}
 		r := f.Commands[key]
 		rule = &r
@@ -52,21 +52,21 @@ func run(o *Options) error {
 	env := FilterEnv(o.Environ, Env{Minimal: f.EnvMinimal, Rules: f.EnvRules}, rule)
 	env = WithTerm(env, o.Environ, f.EnvRules)
 	if err := seccomp.Available(); err != nil {
-		return handOff(err)
+		return false, handOff(err)
 	}
 	filter := f.Filter
 	if f.FilterArch != runtime.GOARCH || len(filter) == 0 {
 		arch, err := seccomp.ArchFor(runtime.GOARCH)
 		if err != nil {
-			return handOff(err)
+			return false, handOff(err)
 		}
 		if filter, err = seccomp.Build(f.Seccomp, arch); err != nil {
-			return handOff(err)
+			return false, handOff(err)
 		}
 	}
 	tmp, err := FastTmpDir(TmpRoot())
 	if err != nil {
-		return handOff(err)
+		return false, handOff(err)
 	}
 	env = WithVar(env, "TMPDIR", tmp)
 	s := &Sandbox{
@@ -83,15 +83,11 @@ func run(o *Options) error {
 		s.HandledNet = netBindTCP | netConnectTCP // NeedABI >= 4
 	}
 	if err := SetCloexecAbove2(); err != nil {
-		return handOff(err)
+		return false, handOff(err)
 	}
 	DetachTerminal()
 	runtime.LockOSThread()
 	// Never unlocked: a restricted thread must not go back to the
-	// scheduler's pool; Try's goroutine ends it if exec fails.
-	err = ExecLocked(s, path, o.Argv, env)
-	if _, ok := err.(*ExecFailed); ok {
-		return err
-	}
-	return handOff(err)
+	// scheduler's pool (Try runs the full path on another).
+	return true, ExecLocked(s, path, o.Argv, env)
 }

@@ -1,7 +1,6 @@
 package execplan
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -71,7 +70,7 @@ func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
 
 // SHA256Hex is the hex SHA-256 of data.
 func SHA256Hex(data []byte) string {
-	sum := sha256.Sum256(data)
+	sum := sum256(data)
 	return hex.EncodeToString(sum[:])
 }
 
