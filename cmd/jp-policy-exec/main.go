@@ -19,27 +19,8 @@ package main
 
 import (
 	"os"
-	"runtime"
 
 	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
-// Nothing here is ever profiled: the first sampled allocation would walk
-// the stack and touch code pages that a run otherwise never faults in.
-func init() { runtime.MemProfileRate = 0 }
-
-func main() {
-	args := os.Args[1:]
-	rest := func() { handOver(args) }
-	if a, ok := execcore.ParseArgs(args); ok {
-		if o, ok := a.Fast(); ok {
-			o.Environ = os.Environ()
-			// rest runs only when the fast path did not exec: a run it
-			// leaves to the full path, or a failed execve that the full
-			// path runs again to report with its hints.
-			execcore.Try(o, rest)
-			return
-		}
-	}
-	rest()
-}
+func main() { execcore.Main(os.Args[1:]) }

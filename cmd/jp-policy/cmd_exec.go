@@ -97,7 +97,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 	}
 	argv := c.argv()
 	var err error
-	full := func() { err = c.runFull(g, argv) }
+	full := func(error) { err = c.runFull(g, argv) }
 	if o, ok := c.fastArgs().Fast(); ok {
 		// The fast path jp-policy-exec takes (package execcore): full
 		// runs only for a run it leaves to the full path (which decides
@@ -106,7 +106,7 @@ func (c *ExecCmd) Run(g *Globals) error {
 		o.Environ = os.Environ()
 		execcore.Try(o, full)
 	} else {
-		full()
+		full(nil)
 	}
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -24,7 +25,8 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy": main,
+		"jp-policy":      main,
+		"jp-policy-exec": func() { execcore.Main(os.Args[1:]) },
 	})
 }
 

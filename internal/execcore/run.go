@@ -31,8 +31,8 @@ type Options struct {
 // Try runs o on the fast path and does not return when the command was
 // exec'd. Otherwise (a run the fast path leaves to the full one, or the
 // command's own execve failing under the sandbox, which the full path
-// runs again to report with its hints) it calls rest, the full path, and
-// returns when rest does.
+// runs again to report with its hints) it calls rest, the full path,
+// with the reason, and returns when rest does.
 //
 // The fast path locks the calling goroutine to its OS thread before it
 // restricts that thread, and never unlocks it. When it fails after that
@@ -40,16 +40,16 @@ type Options struct {
 // thread) while this one waits; the restricted thread only ever runs the
 // wait and what the caller does after Try returns, which must not need
 // more than writing to open descriptors and exiting.
-func Try(o *Options, rest func()) {
-	locked, _ := run(o)
+func Try(o *Options, rest func(why error)) {
+	locked, why := run(o)
 	if !locked {
-		rest()
+		rest(why)
 		return
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		rest()
+		rest(why)
 	}()
 	<-done
 }

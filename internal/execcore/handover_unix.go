@@ -1,14 +1,14 @@
 //go:build unix
 
-package main
+package execcore
 
 import (
 	"os"
 	"syscall"
 )
 
-// handOver replaces this process with `jp-policy exec ARGS...`.
-func handOver(args []string) {
+// runFullCLI replaces this process with `jp-policy exec ARGS...`.
+func runFullCLI(args []string) {
 	full, err := fullBinary()
 	if err == nil {
 		err = syscall.Exec(full, append([]string{"jp-policy", "exec"}, args...), os.Environ())

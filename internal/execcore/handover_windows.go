@@ -1,6 +1,6 @@
 //go:build windows
 
-package main
+package execcore
 
 import (
 	"errors"
@@ -8,9 +8,9 @@ import (
 	"os/exec"
 )
 
-// handOver runs `jp-policy exec ARGS...` and exits with its status
+// runFullCLI runs `jp-policy exec ARGS...` and exits with its status
 // (Windows has no execve).
-func handOver(args []string) {
+func runFullCLI(args []string) {
 	full, err := fullBinary()
 	if err == nil {
 		cmd := exec.Command(full, append([]string{"exec"}, args...)...)
