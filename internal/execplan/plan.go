@@ -248,7 +248,7 @@ func Decode(b []byte) (*Plan, error) {
 		if hasCommands {
 			f.Commands = make(map[string]rulematch.CommandRule, n)
 		} else if n != 0 {
-			d.bad = true
+			d.bad, n = true, 0
 		}
 		prev := ""
 		for i := range n {
@@ -263,7 +263,7 @@ func Decode(b []byte) (*Plan, error) {
 			if hasArgs {
 				c.Args = make([][]string, na)
 			} else if na != 0 {
-				d.bad = true
+				d.bad, na = true, 0
 			}
 			for j := range na {
 				c.Args[j] = d.strs()
