@@ -1,6 +1,7 @@
 package execcore
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -54,10 +55,8 @@ func ParseArgs(args []string) (*Args, bool) {
 		default:
 			return nil, false
 		}
-		for _, s := range seen[:nseen] {
-			if s == name {
-				return nil, false
-			}
+		if slices.Contains(seen[:nseen], name) {
+			return nil, false
 		}
 		if nseen == len(seen) {
 			return nil, false
@@ -117,14 +116,7 @@ func ParseArgs(args []string) (*Args, bool) {
 // consistent mirrors the kong model's xor groups; a conflict is left to
 // kong, which explains it.
 func (c *Args) consistent(seen []string) bool {
-	has := func(n string) bool {
-		for _, s := range seen {
-			if s == n {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(n string) bool { return slices.Contains(seen, n) }
 	return !(has("workspace") && has("policy")) &&
 		!(has("policy") && has("default")) &&
 		!(has("best-effort") && has("require-abi")) &&

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/rulematch"
@@ -91,7 +92,7 @@ func prepare(o *Options) (s *Sandbox, path string, env []string, err error) {
 		ABI:        abi,
 		HandledFS:  f.HandledFS[min(abi, len(f.HandledFS)-1)],
 		Baseline:   f.Baseline,
-		FS:         append(f.FS[:len(f.FS):len(f.FS)], execplan.Rule{Path: tmp, Access: f.TmpAccess, Clause: "tmpdir"}),
+		FS:         append(slices.Clip(f.FS), execplan.Rule{Path: tmp, Access: f.TmpAccess, Clause: "tmpdir"}),
 		ConnectTCP: f.ConnectTCP,
 		BindTCP:    f.BindTCP,
 		Scoped:     f.Scoped, // NeedABI >= 6 when there are scopes

@@ -2,6 +2,7 @@ package execplan
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/rulematch"
@@ -64,7 +65,7 @@ func TestPlanRejects(t *testing.T) {
 			t.Fatalf("a plan cut at %d bytes was accepted", i)
 		}
 	}
-	if _, err := Decode(append(good[:len(good):len(good)], 0)); err == nil {
+	if _, err := Decode(append(slices.Clip(good), 0)); err == nil {
 		t.Fatal("trailing bytes accepted")
 	}
 	bad := samplePlan()

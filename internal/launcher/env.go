@@ -24,5 +24,3 @@ func FilterEnvFold(environ []string, env emit.Env, cmd *policy.CommandRule) []st
 func withTerm(env, environ []string, rules []policy.EnvRule) []string {
 	return execcore.WithTerm(env, environ, rules)
 }
-
-func withVar(env []string, name, value string) []string { return execcore.WithVar(env, name, value) }

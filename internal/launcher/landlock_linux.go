@@ -37,7 +37,7 @@ func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []
 		s.HandledNet = netRightsFor(abi)
 	}
 	for _, sc := range m.Scope {
-		s.Scoped |= scopeByName[sc]
+		s.Scoped |= landlock.ScopeBits[sc]
 	}
 	s.Scoped &= scopesFor(abi)
 	return s, nil

@@ -32,9 +32,6 @@ const (
 // is not a directory (anything else is EINVAL).
 const fileRights = uint64(landlock.FileRights)
 
-// scopeByName maps the manifest's scope names to Landlock scope bits.
-var scopeByName = landlock.ScopeBits
-
 // fsRightsFor returns the filesystem rights a kernel with the given ABI
 // can handle. Rights a kernel does not know are neither handled nor
 // denied by it, which is why a lower ABI degrades the clauses that need

@@ -59,3 +59,5 @@ func (p *Plan) setTmp(dry bool) error {
 	p.Env = withVar(p.Env, "TMPDIR", dir)
 	return nil
 }
+
+func withVar(env []string, name, value string) []string { return execcore.WithVar(env, name, value) }
