@@ -66,7 +66,7 @@ type file struct {
 // emitted is everything one tool contributes to the artifact directory.
 type emitted struct {
 	files    []file                              // manifests and the exec file
-	execHash string                              // SHA-256 of the exec file, for the pin
+	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
 	err      error

@@ -36,7 +36,7 @@ type Pin struct {
 	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
 	// pin (grants.go); empty in pins written before grant reviews.
 	GrantsSHA256 string `json:"grants_sha256,omitempty"`
-	// Tools maps each tool to the hash of its exec file (DirExec), so exec
+	// Tools maps each tool to the hash of its exec plan (PlanFile), so exec
 	// verifies one small file instead of all of policy.json. It is not
 	// part of the JSON header: the pin file stores it as sorted lines
 	// after it (see MarshalPin), which exec searches without reading or
@@ -45,7 +45,7 @@ type Pin struct {
 }
 
 // PinVersion is the pin file's format: 3 is a JSON header line followed
-// by one "<tool> <exec file sha256>" line per tool, sorted by tool name.
+// by one "<tool> <exec plan sha256>" line per tool, sorted by tool name.
 const PinVersion = 3
 
 // PinFile is where the pin of the artifact at artifactPath, compiled for

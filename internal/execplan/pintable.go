@@ -23,7 +23,7 @@ import (
 //	sha256 <hex of policy.json>
 //	grants_sha256 <hex of the grants record>   (optional)
 //	tools
-//	<tool> <hex of the tool's exec file>
+//	<tool> <hex of the tool's exec plan, exec/<tool>.plan>
 //	...
 //
 // A pin without the "tools" line (WritePin) has no table: exec then
@@ -119,7 +119,7 @@ func HexOK(s string) bool {
 }
 
 // PinTool is what exec needs of the pin: the header (root, artifact path,
-// policy.json hash) and tool's exec file hash, "" when the pin lists no
+// policy.json hash) and tool's exec plan hash, "" when the pin lists no
 // such tool; pin.Tools is non-nil (and empty) when the pin has a tool
 // table. It reads the header and O(log n) small windows of the table,
 // never the whole file. Errors are those of ReadPin.

@@ -60,7 +60,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 			return nil, err
 		}
 	}
-	// The pin names each tool's exec file hash (compiled by this version):
+	// The pin names each tool's exec plan hash (compiled by this version):
 	// read that one small file instead of all of policy.json, so the cost
 	// does not grow with the number of tools. Any other case (no pin, an
 	// older pin, a mismatch) takes the full read below, which reports it.
