@@ -44,9 +44,16 @@ type Pin struct {
 	Tools map[string]string `json:"-"`
 }
 
-// PinVersion is the pin file's format: 3 is a JSON header line followed
-// by one "<tool> <exec plan sha256>" line per tool, sorted by tool name.
-const PinVersion = 3
+// PinVersion is the pin file's format: header lines followed by one
+// "<tool> <exec plan sha256>" line per tool, sorted by tool name. Format
+// 3's table held the hashes of the exec index files instead; a format 3
+// pin is still read, without its table (exec then checks the whole
+// policy.json against the header, as for a pin without a table), until
+// the next compile writes format 4.
+const PinVersion = 4
+
+// pinVersionIndexTable is the format whose table pinned exec index files.
+const pinVersionIndexTable = 3
 
 // PinFile is where the pin of the artifact at artifactPath, compiled for
 // the workspace root, is kept under the user's JP data directory. The key

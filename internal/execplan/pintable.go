@@ -17,7 +17,7 @@ import (
 // not grow with the number of tools (a 10,000-tool pin is about 900 KB;
 // decoding it as a JSON map cost milliseconds per exec).
 //
-//	jp-policy pin 3
+//	jp-policy pin 4
 //	root "/home/me/ws"
 //	artifact "/home/me/ws/.jp/policy/policy.json"
 //	sha256 <hex of policy.json>
@@ -62,12 +62,15 @@ func ParsePinHeader(r *bufio.Reader) (*Pin, int, error) {
 			if !ok {
 				return nil, 0, ErrPinSyntax
 			}
-			if pin.Version, err = strconv.Atoi(v); err != nil || pin.Version != PinVersion {
+			if pin.Version, err = strconv.Atoi(v); err != nil || pin.Version != PinVersion && pin.Version != pinVersionIndexTable {
 				return nil, 0, ErrPinSyntax
 			}
 			continue
 		}
 		if line == pinToolsLine {
+			if pin.Version == pinVersionIndexTable {
+				off = -1 // its table names what this jp-policy no longer pins by
+			}
 			break
 		}
 		k, v, ok := strings.Cut(line, " ")
