@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/launcher"
 )

@@ -2,11 +2,10 @@ package launcher
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/jp-policy/jp-policy/internal/tomlquote"
 
 	"github.com/jp-policy/jp-policy/policy"
 )

@@ -2,9 +2,8 @@ package launcher
 
 import (
 	"fmt"
-	"path/filepath"
-
 	"github.com/jp-policy/jp-policy/internal/platform"
+	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"

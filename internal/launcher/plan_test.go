@@ -2,15 +2,14 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jp-policy/jp-policy/internal/platform"
-	"github.com/jp-policy/jp-policy/internal/seccomp"
-	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"

@@ -2,12 +2,11 @@ package launcher
 
 import (
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
-
-	"github.com/jp-policy/jp-policy/internal/emit"
 
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/policy"

@@ -3,11 +3,10 @@ package launcher
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 )
