@@ -5,7 +5,10 @@
 # and bubblewrap, in one hyperfine run so the ratios are independent of
 # the machine. jp-policy runs on a 1-tool, a 1,000-tool and a 10,000-tool
 # workspace (exec must not grow with the workspace) and on the namespaced
-# path. Every Go binary is built the same way (-trimpath -ldflags "-s -w",
+# path; the lean binary jp-policy-exec on a read-only tool (no flags: its
+# policy needs no namespace) in the same three workspaces. Page faults
+# (perf stat) follow when perf is installed: on a VM where a fault costs
+# ~35 us they are most of a run's CPU time (docs/exec.md). Every Go binary is built the same way (-trimpath -ldflags "-s -w",
 # the documented build).
 #
 #   bench/exec.sh [RUNS]
@@ -28,34 +31,9 @@ fi
 
 gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
-# The same launcher code in a binary of its own (package launcher and what
-# it imports, nothing else), built through an overlay so no file is added
-# to the repository: it separates the launcher's cost from the start-up
-# cost of the full jp-policy binary (package inits of every subcommand).
-mkdir -p "$tmp/lean"
-cat > "$tmp/lean/main.go" <<'GO'
-package main
-
-import (
-	"fmt"
-	"os"
-
-	"github.com/jp-policy/jp-policy/internal/launcher"
-	"github.com/jp-policy/jp-policy/internal/platform"
-)
-
-// lean TOOL CMD...: jp-policy exec -t TOOL -- CMD... in the current workspace.
-func main() {
-	o := &launcher.Options{Tool: os.Args[1], Argv: os.Args[2:], Environ: os.Environ(), Platform: platform.Host,
-		NSMode: launcher.NSOff, BestEffort: true}
-	if err := launcher.Run(o, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "lean:", err)
-		os.Exit(1)
-	}
-}
-GO
-printf '{"Replace":{"%s/internal/launcher/internal/leanbench/main.go":"%s/lean/main.go"}}' "$repo" "$tmp" > "$tmp/lean/overlay.json"
-(cd "$repo" && gobuild -overlay "$tmp/lean/overlay.json" -o "$tmp/launcher-only" ./internal/launcher/internal/leanbench)
+# The lean exec binary (cmd/jp-policy-exec, docs/exec.md): the same fast
+# path without the full CLI's start-up.
+(cd "$repo" && gobuild -o "$tmp/jp-policy-exec" ./cmd/jp-policy-exec)
 GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
 cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
 (cd "$repo" && gobuild -o "$tmp/go-floor" bench/floor/gofloor.go)
@@ -128,12 +106,30 @@ allow = false
 [[conversation.tools.bench.access.env]]
 name = "GITHUB_TOKEN"
 read = true
+
+# A read-only tool: Landlock and seccomp enforce it exactly, so exec takes
+# the fast path without any flag (the bench tool above writes the
+# workspace, which needs the namespaced path for its protected paths).
+[conversation.tools.ro]
+source = "local"
+command = "true"
 TOML
+for d in src docs vendor build tmp data assets; do
+  printf '[[conversation.tools.ro.access.fs]]\npath = "%s"\nread = true\n\n' "$d" >> "$ws/.jp/config.toml"
+done
+printf '[[conversation.tools.ro.access.fs]]\npath = "scripts"\nread = true\nexecute = true\n' >> "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
 
-# Sanity: the sandbox is real before we time it.
+# Sanity: the sandbox is real before we time it, and jp-policy-exec takes
+# the read-only tool's run itself (JP_POLICY_EXEC_TRACE names a hand-over).
 if "$tmp/jp-policy" exec -w "$ws" -t bench -- cat "$ws/.env" 2>/dev/null; then
   echo "jp-policy exec did not deny .env; refusing to benchmark" >&2; exit 1
+fi
+if "$tmp/jp-policy-exec" -w "$ws" -t ro -- cat "$ws/.env" 2>/dev/null; then
+  echo "jp-policy-exec did not deny .env; refusing to benchmark" >&2; exit 1
+fi
+if JP_POLICY_EXEC_TRACE=1 "$tmp/jp-policy-exec" -w "$ws" -t ro -- /bin/true 2>&1 | grep -q 'jp-policy-exec:'; then
+  echo "jp-policy-exec handed the read-only tool's run over; refusing to benchmark" >&2; exit 1
 fi
 "$tmp/jp-policy" exec -w "$ws" -t bench --dry-run -- /bin/true | sed 's/^/  /'
 
@@ -152,8 +148,9 @@ $restrict
 
 floor_args="-r ${rodirs[*]} ${rofiles[*]} -w ${rwdirs[*]} /dev/null -- /bin/true"
 
-# Workspaces of 1,000 and 10,000 tools with 10 rules each; exec runs one
-# of them. (Compiling 10,000 tools takes a while.)
+# Workspaces of 1,000 and 10,000 tools with 10 read-only rules each (no
+# namespace needed: the fast path); exec runs one of them. (Compiling
+# 10,000 tools takes a while.)
 for n in 1000 10000; do
 big="$tmp/big$n"
 mkdir -p "$big/.jp"
@@ -164,7 +161,7 @@ with open(sys.argv[1] + "/.jp/config.toml", "w") as f:
         f.write(f'[conversation.tools.tool_{t}]\nsource = "local"\ncommand = "true"\n')
         f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "."\nread = true\n')
         for r in range(9):
-            f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "d{r}/t{t}"\nread = true\nwrite = {"true" if r % 2 else "false"}\n')
+            f.write(f'[[conversation.tools.tool_{t}.access.fs]]\npath = "d{r}/t{t}"\nread = true\n')
 PY
 "$tmp/jp-policy" compile --workspace "$big" --no-input >/dev/null 2>&1
 done
@@ -180,11 +177,16 @@ cmds=(-n 'bare' '/bin/true'
   -n 'jp-policy exec' "$tmp/jp-policy exec -t bench --no-namespaces --best-effort -- /bin/true"
   -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $tmp/big1000 -t tool_5 --no-namespaces --best-effort -- /bin/true"
   -n 'jp-policy exec, 10000 tools' "$tmp/jp-policy exec -w $tmp/big10000 -t tool_9999 --no-namespaces --best-effort -- /bin/true"
-  -n 'launcher only' "$tmp/launcher-only bench /bin/true")
+  -n 'jp-policy exec, ro' "$tmp/jp-policy exec -w $ws -t ro -- /bin/true"
+  -n 'jp-policy-exec, ro' "$tmp/jp-policy-exec -w $ws -t ro -- /bin/true"
+  -n 'jp-policy-exec, 1000 tools' "$tmp/jp-policy-exec -w $tmp/big1000 -t tool_5 -- /bin/true"
+  -n 'jp-policy-exec, 10000 tools' "$tmp/jp-policy-exec -w $tmp/big10000 -t tool_9999 -- /bin/true")
 if "$tmp/jp-policy" exec -w "$ws" -t bench --namespaces -- /bin/true 2>/dev/null; then
   # The bench tool writes the workspace, so exec takes the namespaced path
   # by itself; the rows above force the fast path.
   cmds+=(-n 'jp-policy exec --namespaces' "$tmp/jp-policy exec -w $ws -t bench -- /bin/true")
+  # jp-policy-exec hands a namespaced run to jp-policy exec (docs/exec.md).
+  cmds+=(-n 'jp-policy-exec, namespaced' "$tmp/jp-policy-exec -w $ws -t bench -- /bin/true")
 fi
 if command -v bwrap >/dev/null && bwrap --unshare-user --unshare-net --ro-bind / / --bind "$ws" "$ws" /bin/true 2>/dev/null; then
   cmds+=(-n 'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true")
@@ -202,7 +204,22 @@ print()
 for k in res:
     print(f"{k:28} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  / C floor {m[k]/m['C floor']:5.2f}  / Go floor {m[k]/m['Go floor']:5.2f}")
 print(f"1,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 1000 tools']/m['jp-policy exec']:.2f}")
+print(f"jp-policy-exec: 10,000 tools / 1 tool = {m['jp-policy-exec, 10000 tools']/m['jp-policy-exec, ro']:.2f}; jp-policy exec / jp-policy-exec = {m['jp-policy exec, ro']/m['jp-policy-exec, ro']:.2f}")
 print(f"10,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 10000 tools']/m['jp-policy exec']:.2f}")
 if "jp-policy exec --namespaces" in m and "bwrap" in m:
     print(f"jp-policy exec --namespaces / bwrap = {m['jp-policy exec --namespaces']/m['bwrap']:.2f}")
+    print(f"jp-policy-exec, namespaced / bwrap = {m['jp-policy-exec, namespaced']/m['bwrap']:.2f}")
 PY
+
+# Page faults per run (perf stat, 30 runs each): deterministic where time
+# is noisy, and on this kind of VM most of the CPU time.
+if command -v perf >/dev/null; then
+  echo
+  for ((i = 0; i < ${#cmds[@]}; i += 3)); do
+    name=${cmds[$((i + 1))]}
+    line=${cmds[$((i + 2))]}
+    # shellcheck disable=SC2086
+    faults=$(perf stat -r 30 -x, -e page-faults $line 2>&1 >/dev/null | awk -F, '/page-faults/ {print $1}')
+    printf '%-28s %6s page faults\n' "$name" "$faults"
+  done
+fi

@@ -3,7 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"os/exec"
+	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -375,16 +375,4 @@ func (c *Checker) CheckCommand(argv []string) Decision {
 
 // ResolveProgram returns the absolute, symlink-free path exec would run
 // for name, or "" when it cannot be found.
-func ResolveProgram(name string) string {
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return ""
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	return p
-}
+func ResolveProgram(name string) string { return rulematch.ResolveProgram(name) }

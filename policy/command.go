@@ -3,7 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,7 +11,7 @@ import (
 
 // AnyRest is the final element of an args prefix that allows any
 // remaining arguments (RFD 075).
-const AnyRest = "**"
+const AnyRest = rulematch.AnyRest
 
 // ValidateCommandArgs checks a CommandRule's args: "**" may only be the
 // last element of a prefix. nil means any arguments; an empty list allows
@@ -57,107 +57,11 @@ func validateCommandKey(k string) error {
 //
 // program is the key that matched ("" when none did).
 func MatchCommand(cmds map[string]CommandRule, argv []string, resolvedPath string) (program string, allowed bool) {
-	if len(argv) == 0 || argv[0] == "" {
-		return "", false
-	}
-	if cmds == nil {
-		return argv[0], true
-	}
-	key, ok := commandKey(cmds, argv[0], resolvedPath)
-	if !ok {
-		return "", false
-	}
-	return key, argsAllowed(cmds[key].Args, argv[1:])
+	return rulematch.MatchCommand(cmds, argv, resolvedPath, lookupProgram)
 }
 
 // lookupProgram is ResolveProgram; tests replace it to stay hermetic.
 var lookupProgram = ResolveProgram
-
-func commandKey(cmds map[string]CommandRule, arg0, resolved string) (string, bool) {
-	for _, p := range []string{arg0, resolved} {
-		if p != "" && filepath.IsAbs(p) {
-			if _, ok := cmds[filepath.Clean(p)]; ok {
-				return filepath.Clean(p), true
-			}
-		}
-	}
-	if !strings.ContainsAny(arg0, `/\`) {
-		if k, ok := nameKey(cmds, arg0); ok {
-			return k, true
-		}
-	}
-	for _, p := range []string{arg0, resolved} {
-		if p == "" {
-			continue
-		}
-		k, ok := nameKey(cmds, filepath.Base(p))
-		if !ok {
-			continue
-		}
-		want := lookupProgram(k)
-		if want != "" && (sameProgram(want, resolved) || sameProgram(want, arg0)) {
-			return k, true
-		}
-	}
-	return "", false
-}
-
-// nameKey finds the bare-name key for name (on Windows without case or a
-// trailing .exe).
-func nameKey(cmds map[string]CommandRule, name string) (string, bool) {
-	if _, ok := cmds[name]; ok {
-		return name, true
-	}
-	if platform.Host == platform.Windows {
-		trimmed := strings.TrimSuffix(strings.ToLower(name), ".exe")
-		for k := range cmds {
-			if strings.EqualFold(k, trimmed) {
-				return k, true
-			}
-		}
-	}
-	return "", false
-}
-
-// sameProgram reports whether path p names the file want (already
-// resolved by ResolveProgram).
-func sameProgram(want, p string) bool {
-	if p == "" || !filepath.IsAbs(p) {
-		return false
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	return p == want
-}
-
-func argsAllowed(prefixes [][]string, args []string) bool {
-	if prefixes == nil {
-		return true
-	}
-	for _, p := range prefixes {
-		if argsMatch(p, args) {
-			return true
-		}
-	}
-	return false
-}
-
-func argsMatch(p, args []string) bool {
-	rest := false
-	if n := len(p); n > 0 && p[n-1] == AnyRest {
-		p, rest = p[:n-1], true
-	}
-	if len(args) < len(p) || !rest && len(args) != len(p) {
-		return false
-	}
-	for i := range p {
-		if p[i] != args[i] {
-			return false
-		}
-	}
-	return true
-}
 
 func commandKeys(cmds map[string]CommandRule) []string {
 	keys := make([]string, 0, len(cmds))

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"strings"
 )
 
@@ -39,28 +40,5 @@ func validateEnvTarget(name string) error {
 // last rule. No match is (nil, false). Malformed rules (see
 // ValidateEnvName) never match. It does not allocate.
 func MatchEnv(rules []EnvRule, name string) (rule *EnvRule, ok bool) {
-	best, bestScore := -1, -1
-	for i := range rules {
-		n := rules[i].Name
-		var score int
-		if strings.HasSuffix(n, "*") {
-			lit := n[:len(n)-1]
-			if strings.IndexByte(lit, '*') >= 0 || !strings.HasPrefix(name, lit) {
-				continue
-			}
-			score = 2 * len(lit)
-		} else {
-			if n != name || n == "" {
-				continue
-			}
-			score = 2*len(n) + 1
-		}
-		if score >= bestScore {
-			best, bestScore = i, score
-		}
-	}
-	if best < 0 {
-		return nil, false
-	}
-	return &rules[best], rules[best].Read
+	return rulematch.MatchEnv(rules, name)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/execcore"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/launcher"
@@ -23,7 +25,8 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy": main,
+		"jp-policy":      main,
+		"jp-policy-exec": func() { execcore.Main(os.Args[1:]) },
 	})
 }
 

@@ -4,13 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -33,16 +32,9 @@ const (
 	DirWinJob   = "winjob"
 )
 
-// Input is one thing the compiler read. SHA256 is empty when the input was
-// looked for and absent (a .jp.toml that may be created later must still
-// make the artifact stale when it appears).
-type Input struct {
-	Kind   string `json:"kind"` // "layer", "candidate", "symlink", "approvals", "env"
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256,omitempty"`
-	// Target is a symlink's canonical target ("" when broken).
-	Target string `json:"target,omitempty"`
-}
+// Input is one thing the compiler read (execplan.Input: the exec path's
+// lean core defines it).
+type Input = execplan.Input
 
 // RuleOrigin says where one compiled rule was written.
 type RuleOrigin struct {
@@ -110,51 +102,16 @@ type Policy struct {
 
 // ErrStale is returned (wrapped in *StaleError) when an input changed since
 // the artifact was compiled.
-var ErrStale = errors.New("the compiled policy is stale")
+var ErrStale = execplan.ErrStale
 
 // StaleError names the input that changed.
-type StaleError struct {
-	Input Input
-	Now   string // what was found instead ("absent", a new hash or target)
-}
-
-func (e *StaleError) Error() string {
-	return fmt.Sprintf("%v: %s %s changed (was %s, now %s); run `jp-policy compile`",
-		ErrStale, e.Input.Kind, e.Input.Path, e.Input.describe(), e.Now)
-}
-
-func (e *StaleError) Unwrap() error { return ErrStale }
-
-func (in Input) describe() string {
-	switch {
-	case in.Kind == "symlink":
-		if in.Target == "" {
-			return "broken"
-		}
-		return "-> " + in.Target
-	case in.SHA256 == "":
-		return "absent"
-	default:
-		return "sha256:" + in.SHA256[:12]
-	}
-}
+type StaleError = execplan.StaleError
 
 // HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
-func HashFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return SHA256Hex(b), nil
-}
+func HashFile(path string) (string, error) { return execplan.HashFile(path) }
 
-// HashEnv is how an "env" input records a variable's value: the compiler
-// hashes what it read, the launcher what it is given, and the two must
-// agree.
-func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
+// HashEnv is how an "env" input records a variable's value.
+func HashEnv(value string) string { return execplan.HashEnv(value) }
 
 // Digest computes the artifact digest over its inputs, independent of
 // their order.
@@ -181,42 +138,9 @@ func Verify(p *Policy) error {
 }
 
 // VerifyInputs is Verify over inputs, with hash returning a file input's
-// current hash ("" when absent): exec passes one that skips files whose
-// stat identity shows them unchanged since they were last hashed.
+// current hash ("" when absent): see execplan.VerifyInputs.
 func VerifyInputs(inputs []Input, hash func(Input) (string, error)) error {
-	for _, in := range inputs {
-		switch in.Kind {
-		case "symlink":
-			now, err := filepath.EvalSymlinks(in.Path)
-			if err != nil {
-				now = ""
-			}
-			if now != in.Target {
-				shown := now
-				if shown == "" {
-					shown = "broken"
-				} else {
-					shown = "-> " + shown
-				}
-				return &StaleError{Input: in, Now: shown}
-			}
-		case "env":
-			continue
-		default:
-			now, err := hash(in)
-			if err != nil {
-				return fmt.Errorf("checking artifact input %s: %w", in.Path, err)
-			}
-			if now != in.SHA256 {
-				shown := "absent"
-				if now != "" {
-					shown = "sha256:" + now[:12]
-				}
-				return &StaleError{Input: in, Now: shown}
-			}
-		}
-	}
-	return nil
+	return execplan.VerifyInputs(inputs, hash)
 }
 
 // Read loads an artifact and checks its format version.

@@ -1,19 +1,14 @@
 package artifact
 
 import (
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/platform"
-	"path"
-	"strings"
 
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// DirExec holds one small file per tool with everything `jp-policy exec`
-// needs for that tool (ExecIndex), so that exec reads, hashes and decodes
-// an amount that does not grow with the number of tools: the pin records
-// each file's hash (Pin.Tools). policy.json stays the whole artifact, for
-// JP, humans, diff and review.
-const DirExec = "exec"
+// DirExec holds one small file per tool for exec (execplan.DirExec).
+const DirExec = execplan.DirExec
 
 // ExecIndex is one tool's exec file: the artifact's root, digest and
 // staleness inputs, and the tool's part of policy.json.
@@ -38,31 +33,12 @@ type ExecTool struct {
 }
 
 // ToolFileNameOK reports whether a tool name can name the artifact's
-// per-tool files (the compiler refuses others): ^[A-Za-z0-9_][A-Za-z0-9_.-]*$.
-// Written out rather than as a regexp: exec calls it, and a package-level
-// regexp is compiled at start-up by every jp-policy command.
-func ToolFileNameOK(name string) bool {
-	if name == "" || name[0] == '.' || name[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// per-tool files (execplan.ToolFileNameOK).
+func ToolFileNameOK(name string) bool { return execplan.ToolFileNameOK(name) }
 
-// ExecFile is the exec file of tool, relative to the artifact directory;
-// "" for a name that cannot be a file name (so `exec -t ../x` never
-// names a path outside it).
-func ExecFile(tool string) string {
-	if !ToolFileNameOK(tool) || strings.Contains(tool, "..") {
-		return ""
-	}
-	return path.Join(DirExec, tool+".json")
-}
+// ExecFile is the exec file of tool, relative to the artifact directory
+// (execplan.ExecFile).
+func ExecFile(tool string) string { return execplan.ExecFile(tool) }
 
 // ExecIndexOf builds tool's exec file from the compiled artifact.
 func ExecIndexOf(p *Policy, name string) ExecIndex {

@@ -2,14 +2,13 @@ package artifact
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 )
@@ -25,58 +24,29 @@ import (
 
 // ErrTampered is returned (wrapped) when an artifact or manifest does not
 // match what jp-policy compile wrote.
-var ErrTampered = errors.New("the compiled policy was changed after `jp-policy compile` wrote it")
+var ErrTampered = execplan.ErrTampered
 
 // TamperError names the file that does not match.
-type TamperError struct {
-	Path   string
-	Reason string
-}
+type TamperError = execplan.TamperError
 
-func (e *TamperError) Error() string {
-	return fmt.Sprintf("%v: %s %s; run `jp-policy compile` (and check what changed it)", ErrTampered, e.Path, e.Reason)
-}
-
-func (e *TamperError) Unwrap() error { return ErrTampered }
+// Every binary that links this package hashes with crypto/sha256 (fast
+// on large files); jp-policy-exec keeps execplan's own (execplan.SetSum256).
+func init() { execplan.SetSum256(sha256.Sum256) }
 
 // SHA256Hex is the hex SHA-256 of data.
-func SHA256Hex(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
+func SHA256Hex(data []byte) string { return execplan.SHA256Hex(data) }
 
-// Pin is what compile records outside the workspace for one artifact:
-// the canonical workspace root it was compiled for, the path it was
-// written to, and the hash of its policy.json. Exec checks all three, so
-// an artifact moved, symlinked in from another workspace, or rewritten is
-// refused.
-type Pin struct {
-	Version  int    `json:"version"`
-	Root     string `json:"root"`
-	Artifact string `json:"artifact"`
-	SHA256   string `json:"sha256"`
-	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
-	// pin (grants.go); empty in pins written before grant reviews.
-	GrantsSHA256 string `json:"grants_sha256,omitempty"`
-	// Tools maps each tool to the hash of its exec file (DirExec), so exec
-	// verifies one small file instead of all of policy.json. It is not
-	// part of the JSON header: the pin file stores it as sorted lines
-	// after it (see MarshalPin), which exec searches without reading or
-	// decoding the whole table (LookupPinTool).
-	Tools map[string]string `json:"-"`
-}
+// Pin is compile's record of one artifact outside the workspace
+// (execplan.Pin, which the exec path reads).
+type Pin = execplan.Pin
 
-// PinVersion is the pin file's format: 3 is a JSON header line followed
-// by one "<tool> <exec file sha256>" line per tool, sorted by tool name.
-const PinVersion = 3
+// PinVersion is the pin file's format.
+const PinVersion = execplan.PinVersion
 
 // PinFile is where the pin of the artifact at artifactPath, compiled for
-// the workspace root, is kept under the user's JP data directory. The key
-// is the pair (root, artifact path) as given, never a resolved path: a
-// symlinked .jp/policy must not find the pin of the directory it points
-// to.
+// the workspace root, is kept under the user's JP data directory.
 func PinFile(dataDir, root, artifactPath string) string {
-	return filepath.Join(dataDir, "jp-policy", "pins", SHA256Hex([]byte(root + "\x00" + artifactPath))[:32]+".json")
+	return execplan.PinFile(dataDir, root, artifactPath)
 }
 
 // WritePin records policy.json's hash for (root, artifactPath), atomically.
@@ -93,14 +63,7 @@ func WritePin(dataDir, root, artifactPath string, policyJSON []byte) error {
 }
 
 // NoPinError is an artifact this user's data directory holds no pin for.
-type NoPinError struct {
-	Artifact string
-	PinDir   string
-}
-
-func (e *NoPinError) Error() string {
-	return fmt.Sprintf("no pin for the artifact %s in %s (compiled by another user or with another JP_USER_DATA_DIR?); run `jp-policy compile`", e.Artifact, e.PinDir)
-}
+type NoPinError = execplan.NoPinError
 
 // CheckPin verifies policy.json (the bytes read from artifactPath) against
 // the pin for (root, artifactPath). A missing pin is refused too: an
@@ -131,21 +94,10 @@ func ReadPin(dataDir, root, artifactPath string) (*Pin, error) {
 	if err != nil {
 		return nil, &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
 	}
-	if err := pin.check(root, artifactPath); err != nil {
+	if err := pin.Check(root, artifactPath); err != nil {
 		return nil, err
 	}
 	return pin, nil
-}
-
-// check refuses a pin that names another root or artifact path.
-func (pin *Pin) check(root, artifactPath string) error {
-	switch {
-	case pin.Root != root:
-		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
-	case pin.Artifact != artifactPath:
-		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
-	}
-	return nil
 }
 
 // CheckManifest verifies a platform manifest's bytes against the hash the
@@ -161,9 +113,8 @@ func (t *Tool) CheckManifest(plat platform.Platform, path string, data []byte) e
 	return nil
 }
 
-// VerifiedFile is where exec keeps, beside the pin, the stat identities of
-// input files it has hashed (see launcher's verify cache): a file in the
-// user's data directory, like the pin, so a sandboxed tool cannot write it.
+// VerifiedFile is where exec keeps, beside the pin, the stat identities
+// of input files it has hashed (execplan.VerifiedFile).
 func VerifiedFile(dataDir, root, artifactPath string) string {
-	return strings.TrimSuffix(PinFile(dataDir, root, artifactPath), ".json") + ".verified"
+	return execplan.VerifiedFile(dataDir, root, artifactPath)
 }

@@ -86,7 +86,7 @@ type Result struct {
 	Clauses map[string]map[platform.Platform][]emit.Clause
 
 	policySHA256 string            // of policy.json, for the pin
-	execHashes   map[string]string // tool -> SHA-256 of its exec file, for the pin
+	execHashes   map[string]string // tool -> SHA-256 of its exec plan, for the pin
 	stage        *stage            // Compile: the written, not yet committed, artifact
 }
 

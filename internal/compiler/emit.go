@@ -2,10 +2,12 @@ package compiler
 
 import (
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"path"
 	"runtime"
 	"sync"
+
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -22,33 +24,36 @@ type emitter struct {
 	name     string            // emitter name, for errors
 	dir      string            // directory inside the artifact
 	ext      string            // file name extension
-	build    func(et emit.Tool, digest string) ([]byte, []emit.Clause, error)
+	// build returns the manifest's bytes, its clauses and the manifest
+	// itself (the exec plan is built from the Linux one).
+	build func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error)
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ string) ([]byte, []emit.Clause, error) {
-		return sbpl.Build(et)
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ string) ([]byte, []emit.Clause, any, error) {
+		b, c, err := sbpl.Build(et)
+		return b, c, nil, err
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		m.Digest = digest
 		b, err := marshalJSON(m)
-		return b, m.Clauses, err
+		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		m.Digest = digest
 		b, err := marshalJSON(m)
-		return b, m.Clauses, err
+		return b, m.Clauses, m, err
 	}},
 }
 
@@ -61,7 +66,7 @@ type file struct {
 // emitted is everything one tool contributes to the artifact directory.
 type emitted struct {
 	files    []file                              // manifests and the exec file
-	execHash string                              // SHA-256 of the exec file, for the pin
+	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
 	err      error
@@ -135,10 +140,14 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	if keepClauses {
 		out.clauses = make(map[platform.Platform][]emit.Clause, len(emitters))
 	}
+	var linux *landlock.Manifest
 	for _, em := range emitters {
-		data, clauses, err := em.build(et, p.Digest)
+		data, clauses, built, err := em.build(et, p.Digest)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
+		}
+		if m, ok := built.(*landlock.Manifest); ok {
+			linux = m
 		}
 		rel := path.Join(em.dir, name+em.ext)
 		out.files = append(out.files, file{rel, data})
@@ -156,7 +165,14 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 		return emitted{err: err}
 	}
 	out.files = append(out.files, file{artifact.ExecFile(name), x})
-	out.execHash = artifact.SHA256Hex(x)
+	// The pin holds the hash of the tool's exec plan, which exec reads
+	// first; the plan holds the exec index file's hash.
+	plan, err := execPlan(p, name, linux, at.ManifestSHA256[platform.Linux], artifact.SHA256Hex(x))
+	if err != nil {
+		return emitted{err: err}
+	}
+	out.files = append(out.files, file{execplan.PlanFile(name), plan})
+	out.execHash = artifact.SHA256Hex(plan)
 	if out.entry, err = marshalEntry(at); err != nil {
 		return emitted{err: err}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
 // readTree returns every file under dir by slash-separated relative path.
@@ -117,8 +118,12 @@ func TestCompileWritesWhatBuildBuilds(t *testing.T) {
 		t.Error("the pin does not name policy.json's hash")
 	}
 	for name := range res.Artifact.Tools {
-		if pin.Tools[name] != artifact.SHA256Hex(got[artifact.ExecFile(name)]) {
-			t.Fatalf("the pin does not name %s's exec file hash", name)
+		if pin.Tools[name] != artifact.SHA256Hex(got[execplan.PlanFile(name)]) {
+			t.Fatalf("the pin does not name %s's exec plan hash", name)
+		}
+		pl, err := execplan.Decode(got[execplan.PlanFile(name)])
+		if err != nil || pl.ExecSHA256 != artifact.SHA256Hex(got[artifact.ExecFile(name)]) {
+			t.Fatalf("%s's exec plan does not name its exec file hash (%v)", name, err)
 		}
 	}
 	if res.Files != nil {

@@ -3,6 +3,9 @@ package launcher
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/jp-policy/jp-policy/internal/execcore"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"fmt"
@@ -139,9 +142,12 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	must(b, writeJSON(filepath.Join(dir, artifact.ExecFile("t")), artifact.ExecIndexOf(p, "t")))
 	xsum, err := artifact.HashFile(filepath.Join(dir, artifact.ExecFile("t")))
 	must(b, err)
-	tools := map[string]string{"t": xsum}
+	plan := execplan.Encode(&execplan.Plan{Tool: "t", Root: ws, Digest: "d1", Inputs: p.Inputs, ExecSHA256: xsum, Enabled: true})
+	must(b, os.WriteFile(filepath.Join(dir, execplan.PlanFile("t")), plan, 0o644))
+	psum := artifact.SHA256Hex(plan)
+	tools := map[string]string{"t": psum}
 	for i := 1; i < n; i++ {
-		tools[fmt.Sprintf("tool_%d", i)] = xsum
+		tools[fmt.Sprintf("tool_%d", i)] = psum
 	}
 	data = filepath.Join(b.TempDir(), "data")
 	pb, err := os.ReadFile(ap)
@@ -160,17 +166,16 @@ func BenchmarkPrepareTools(b *testing.B) {
 	if runtime.GOOS == "windows" {
 		b.Skip("needs a POSIX sh on PATH")
 	}
-	old := settleTime
-	b.Cleanup(func() { settleTime = old })
+	b.Cleanup(execcore.SetSettleTime(0))
 	for _, n := range []int{1, 10000} {
 		ws, data := writeToolsWorkspace(b, testManifest(), n)
 		o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: []string{"PATH=" + os.Getenv("PATH")}, Platform: "linux", ABI: 7}
 		for _, mode := range []string{"hashing", "cached"} {
 			b.Run(fmt.Sprintf("tools=%d/%s", n, mode), func(b *testing.B) {
 				b.Setenv("JP_USER_DATA_DIR", data)
-				settleTime = 0
+				execcore.SetSettleTime(0)
 				if mode == "hashing" {
-					settleTime = 1 << 62 // nothing ever settles: no cache
+					execcore.SetSettleTime(1 << 62) // nothing ever settles: no cache
 				}
 				b.ReportAllocs()
 				for b.Loop() {

@@ -2,8 +2,10 @@ package launcher
 
 import (
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/execcore"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/suggest"
 )
@@ -57,33 +59,6 @@ func (e *MissingArtifactError) Error() string {
 	return fmt.Sprintf("no compiled policy at %s; run `jp-policy compile` (or pass --default to run under the default policy)", e.Path)
 }
 
-// ArtifactLinkError refuses an artifact reached through a symlink: .jp,
-// .jp/policy or policy.json itself. A tool that may write the workspace
-// could point them at another workspace's compiled (and pinned) policy.
-type ArtifactLinkError struct {
-	Path string
-	Rel  string
-}
-
-func (e *ArtifactLinkError) Error() string {
-	what := e.Path
-	if e.Rel != "" {
-		what = e.Rel
-	}
-	return fmt.Sprintf("%s is a symlink (or not a directory); refusing an artifact reached through it, which could be another workspace's; remove it and run `jp-policy compile`", what)
-}
-
-// MismatchError says a manifest does not belong to the artifact that
-// points at it (a half-written or hand-mixed output directory).
-type MismatchError struct {
-	Manifest string
-	What     string
-}
-
-func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%s: %s; run `jp-policy compile`", e.Manifest, e.What)
-}
-
 // UnenforceableError refuses to run because the kernel cannot enforce
 // some clauses and --best-effort was not given.
 type UnenforceableError struct {
@@ -118,15 +93,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// TmpDirError refuses a run whose private temporary directory cannot be
-// made safely.
-type TmpDirError struct {
-	Path string
-	Err  error
-}
-
-func (e *TmpDirError) Error() string {
-	return fmt.Sprintf("private TMPDIR %s: %v", e.Path, e.Err)
-}
-
-func (e *TmpDirError) Unwrap() error { return e.Err }
+// Errors of the exec path shared with jp-policy-exec (package execcore).
+type (
+	ArtifactLinkError = execcore.ArtifactLinkError
+	MismatchError     = execcore.MismatchError
+	TmpDirError       = execcore.TmpDirError
+)

@@ -3,15 +3,12 @@
 package launcher
 
 import (
-	"fmt"
+	"errors"
 	"runtime"
 	"slices"
 
-	"github.com/jp-policy/jp-policy/internal/caps"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/seccomp"
-
-	"golang.org/x/sys/unix"
+	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // Exec replaces the launcher with the planned command under Landlock. It
@@ -49,36 +46,15 @@ func Exec(p *Plan) error {
 			fs = withoutMasked(p.Manifest.MaskedFS, p.Manifest.Masks)
 		}
 	}
-	rs, err := buildRuleset(p.Manifest, fs, p.ABI)
+	sb, err := sandboxFor(p.Manifest, fs, p.ABI, p.Filter)
 	if err != nil {
 		return err
 	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		if rs != nil {
-			rs.close()
-		}
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	err = execcore.ExecLocked(sb, p.Path, p.Argv, p.Env)
+	if failed, ok := errors.AsType[*execcore.ExecFailed](err); ok {
+		return &ExecError{Path: p.Path, Err: failed.Err, Hint: p.grantHint()}
 	}
-	if rs != nil {
-		if err := rs.restrictThread(); err != nil {
-			return err
-		}
-	}
-	// Capabilities next (clearing the bounding set needs CAP_SETPCAP,
-	// which the capset below removes), then the system-call filter last,
-	// so nothing the launcher still does is filtered.
-	if err := caps.DropAll(); err != nil {
-		return err
-	}
-	if p.Filter != nil {
-		if err := seccomp.Install(p.Filter); err != nil {
-			return err
-		}
-	}
-	if err := unix.Exec(p.Path, p.Argv, p.Env); err != nil {
-		return &ExecError{Path: p.Path, Err: err, Hint: p.grantHint()}
-	}
-	return nil
+	return err
 }
 
 // withoutMasked drops grants on the masked paths themselves: opened now,

@@ -123,35 +123,6 @@ func TestExecRestrictsChild(t *testing.T) {
 	}
 }
 
-func TestBuildRulesetMasksByKind(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "f")
-	must(t, os.WriteFile(file, nil, 0o644))
-	m := &landlock.Manifest{FS: []landlock.PathRule{
-		{Path: dir, Access: []string{landlock.ReadDir, landlock.MakeReg, landlock.Refer}, Clause: "fs[0]"},
-		{Path: file, Access: []string{landlock.ReadFile, landlock.RemoveFile, landlock.Truncate}, Clause: "fs[1]"},
-		{Path: filepath.Join(dir, "gone"), Access: []string{landlock.ReadFile}, Clause: "fs[2]", Optional: true},
-	}}
-	rs, err := buildRuleset(m, m.FS, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.close()
-	if len(rs.paths) != 2 {
-		t.Fatalf("%d rules, want 2 (the optional missing path skipped)", len(rs.paths))
-	}
-	if rs.paths[0].AllowedAccess != fsReadDir|fsMakeReg {
-		t.Errorf("dir rule %#x: ABI 1 must drop refer", rs.paths[0].AllowedAccess)
-	}
-	if rs.paths[1].AllowedAccess != fsReadFile {
-		t.Errorf("file rule %#x: directory rights and truncate (ABI 3) must go", rs.paths[1].AllowedAccess)
-	}
-	m.FS[2].Optional = false
-	if _, err := buildRuleset(m, m.FS, 7); err == nil || !strings.Contains(err.Error(), "fs[2]") {
-		t.Errorf("a missing required path must be refused, got %v", err)
-	}
-}
-
 // TestMasks: with the privilege to create a mount namespace, a narrowed
 // path is hidden exactly and its ancestors keep their full rights (a new
 // file directly in the workspace is writable, which the split alone

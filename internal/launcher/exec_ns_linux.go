@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 
@@ -190,14 +191,12 @@ func finalizeNS(s *nsroot.Spec) error {
 		return fmt.Errorf("namespaced exec: bad plan from the launcher: %v", err)
 	}
 	detachTerminal()
-	rs, err := buildRuleset(x.Manifest, x.FS, x.ABI)
+	sb, err := sandboxFor(x.Manifest, x.FS, x.ABI, nil)
 	if err != nil {
 		return err
 	}
-	if rs != nil {
-		if err := rs.restrictThread(); err != nil {
-			return err
-		}
+	if err := execcore.RestrictThread(sb); err != nil {
+		return err
 	}
 	if x.Filter != nil {
 		if err := seccomp.Install(x.Filter); err != nil {

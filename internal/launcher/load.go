@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/execcore"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
@@ -55,11 +56,11 @@ type located struct {
 // manifest for platform, with what else the launcher needs from it.
 func resolveManifest(root, artifactPath string, strict bool, tool string, plat platform.Platform) (*located, error) {
 	if strict {
-		if err := checkRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+		if err := execcore.CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
 		}
 	}
-	// The pin names each tool's exec file hash (compiled by this version):
+	// The pin names each tool's exec plan hash (compiled by this version):
 	// read that one small file instead of all of policy.json, so the cost
 	// does not grow with the number of tools. Any other case (no pin, an
 	// older pin, a mismatch) takes the full read below, which reports it.
@@ -74,11 +75,11 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 			return nil, toolNotPinned(dataDir, root, artifactPath, tool)
 		}
 	}
-	b, err := readNoFollow(artifactPath)
+	b, err := execcore.ReadNoFollow(artifactPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingArtifactError{Path: artifactPath}
 	}
-	if errors.Is(err, errIsSymlink) {
+	if errors.Is(err, execcore.ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: artifactPath}
 	}
 	if err != nil {
@@ -125,16 +126,12 @@ func checkCurrentCached(src, root string, x *artifact.ExecIndex, cachePath strin
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	var cache *verifyCache
-	if cachePath != "" {
-		cache = loadVerifyCache(cachePath)
-	}
-	if err := verifyInputs(x.Inputs, cache); err != nil {
-		return err
-	}
-	cache.save(x.Inputs)
-	return checkLayerChain(root, x.Inputs)
+	return execcore.VerifyCurrent(root, x.Inputs, cachePath)
 }
+
+// LayerChainError is a `.jp.*` layer added or lost since compile
+// (execcore.LayerChainError).
+type LayerChainError = execcore.LayerChainError
 
 // locatedFor is the tool's manifest for platform and what else exec needs
 // of it, once the artifact is known to be this workspace's and current.
@@ -151,25 +148,6 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
 	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
-}
-
-// checkRealDirs refuses when any of dirs below root is a symlink (or not a
-// directory): the artifact must be the one in this workspace's own .jp.
-func checkRealDirs(root string, dirs ...string) error {
-	for _, d := range dirs {
-		fi, err := os.Lstat(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // the artifact read reports what is missing
-		}
-		if err != nil {
-			return err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-			rel, _ := filepath.Rel(root, d)
-			return &ArtifactLinkError{Path: d, Rel: rel}
-		}
-	}
-	return nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the
@@ -202,98 +180,6 @@ func readVerified(path, sum string) ([]byte, error) {
 	return b, nil
 }
 
-// verifyInputs runs artifact.VerifyInputs on the file and symlink inputs
-// (file inputs hashed, or found unchanged through cache, which may be
-// nil) and checks "env" inputs against this process's environment.
-func verifyInputs(inputs []artifact.Input, cache *verifyCache) error {
-	err := artifact.VerifyInputs(inputs, func(in artifact.Input) (string, error) {
-		if cache.fresh(in.Path, in.SHA256) {
-			return in.SHA256, nil
-		}
-		now, id, settled, err := cache.hashFile(in.Path)
-		if err == nil && settled && now != "" && now == in.SHA256 {
-			cache.put(in.Path, id, now)
-		}
-		return now, err
-	})
-	if err != nil {
-		return err
-	}
-	for _, in := range inputs {
-		if in.Kind != "env" {
-			continue
-		}
-		if now := envInputHash(in.Path); now != in.SHA256 {
-			shown := "unset"
-			if now != "" {
-				shown = "sha256:" + now[:12]
-			}
-			return &artifact.StaleError{Input: in, Now: shown}
-		}
-	}
-	return nil
-}
-
-// LayerChainError is a `.jp.*` config layer that JP would load when run
-// from this directory but the artifact was compiled without (a tool that
-// may write src/ created src/.jp.toml), or one the artifact includes that
-// JP would not load from here (compiled from a deeper directory).
-type LayerChainError struct {
-	Path    string
-	Cwd     string
-	Missing bool // true: loaded from here, absent from the artifact
-}
-
-func (e *LayerChainError) Error() string {
-	if e.Missing {
-		return fmt.Sprintf("%v: %s is a config layer for %s, but the artifact was compiled without it; run `jp-policy compile` from this directory (and review what it grants)", artifact.ErrStale, e.Path, e.Cwd)
-	}
-	return fmt.Sprintf("%v: the artifact includes %s, which JP does not load from %s; run `jp-policy compile` from this directory", artifact.ErrStale, e.Path, e.Cwd)
-}
-
-func (e *LayerChainError) Unwrap() error { return artifact.ErrStale }
-
-// checkLayerChain compares the `.jp.*` layers JP loads from the current
-// directory (one in each directory from the workspace root down to it)
-// with the ones the artifact was compiled from. The inputs' own hashes
-// catch edits of recorded layers; this catches a layer in a directory the
-// compile never looked at. A few stat calls per directory level.
-func checkLayerChain(root string, inputs []artifact.Input) error {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("current directory: %w", err)
-	}
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = real
-	}
-	recorded := map[string]bool{}
-	for _, in := range inputs {
-		if in.Kind == "layer" && strings.HasPrefix(filepath.Base(in.Path), ".jp.") {
-			recorded[in.Path] = true
-		}
-	}
-	here := map[string]bool{}
-	for _, dir := range jpdirs.DirsDown(root, cwd) {
-		for _, p := range jpdirs.DotJPFiles(dir) {
-			here[p] = true
-			fi, err := os.Stat(p)
-			if err != nil || fi.IsDir() {
-				continue
-			}
-			if !recorded[p] {
-				return &LayerChainError{Path: p, Cwd: cwd, Missing: true}
-			}
-			break // the loader takes the first name that exists
-		}
-	}
-	for p := range recorded {
-		if !here[p] {
-			return &LayerChainError{Path: p, Cwd: cwd}
-		}
-	}
-	return nil
-}
-
 // toolNotPinned is the *ToolNotFoundError for a tool the pin does not
 // list, naming the ones it does.
 func toolNotPinned(dataDir, root, artifactPath, tool string) error {
@@ -305,31 +191,35 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 	return &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 }
 
-// resolveExecIndex is resolveManifest's path through the tool's exec file
-// (artifact.ExecIndex), verified against the hash want the pin holds for
-// it.
+// resolveExecIndex is resolveManifest's path through the tool's exec
+// plan (pinned: want is its hash in the pin, execcore.ReadPlan) and the
+// exec index file the plan pins (artifact.ExecIndex).
 func resolveExecIndex(root, artifactPath, dataDir, want, tool string, plat platform.Platform) (*located, error) {
+	pl, err := execcore.ReadPlan(artifactPath, tool, want)
+	if err != nil {
+		return nil, err
+	}
 	rel := artifact.ExecFile(tool)
-	if rel == "" {
-		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath}
-	}
 	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
-	b, err := readNoFollow(path)
+	b, err := execcore.ReadNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in the pin is missing; run `jp-policy compile`"}
+		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in its exec plan is missing; run `jp-policy compile`"}
 	}
-	if errors.Is(err, errIsSymlink) {
+	if errors.Is(err, execcore.ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: path}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if artifact.SHA256Hex(b) != want {
-		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash pinned when it was compiled"}
+	if artifact.SHA256Hex(b) != pl.ExecSHA256 {
+		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash its pinned exec plan records"}
 	}
 	var x artifact.ExecIndex
 	if err := json.Unmarshal(b, &x); err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
+	}
+	if x.Root != pl.Root || x.Digest != pl.Digest {
+		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different compiles"}
 	}
 	if err := checkCurrentCached(path, root, &x, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
 		return nil, err

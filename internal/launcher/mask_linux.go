@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/jp-policy/jp-policy/internal/execcore"
 	"golang.org/x/sys/unix"
 )
 
@@ -62,7 +63,7 @@ func applyMasks(masks []string) (bool, error) {
 // so a path that turned into a symlink since the compile is not masked
 // somewhere else.
 func mask(p string) error {
-	fd, err := openPath(p, false)
+	fd, err := execcore.OpenPath(p, false)
 	if err != nil {
 		return &PathError{Clause: "masks", Path: p, Err: err}
 	}
@@ -84,7 +85,7 @@ func mask(p string) error {
 	}
 	// A bind ignores the flags; they need a remount of the new mount,
 	// which fd still sits under: reopen p to reach it.
-	top, err := openPath(p, false)
+	top, err := execcore.OpenPath(p, false)
 	if err != nil {
 		return &PathError{Clause: "masks", Path: p, Err: err}
 	}

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"golang.org/x/net/bpf"
 
@@ -403,25 +404,4 @@ func degraded(m *landlock.Manifest, abi int) ([]Degradation, error) {
 }
 
 // requiredABI is the lowest ABI that knows everything the manifest uses.
-func requiredABI(m *landlock.Manifest) (int, error) {
-	need := max(m.MinABI, 1)
-	for _, set := range [][]landlock.PathRule{m.FS, m.Baseline} {
-		for _, r := range set {
-			mask, err := parseRights(r.Clause, r.Access)
-			if err != nil {
-				return 0, err
-			}
-			need = max(need, minABIForFS(mask))
-		}
-	}
-	if m.Net.Restrict || len(m.Net.ConnectTCP) > 0 || len(m.Net.BindTCP) > 0 {
-		need = max(need, 4)
-	}
-	for _, s := range m.Scope {
-		if _, ok := scopeByName[s]; !ok {
-			return 0, &UnknownRightError{Clause: "scope", Kind: "scope", Name: s}
-		}
-		need = max(need, 6)
-	}
-	return need, nil
-}
+func requiredABI(m *landlock.Manifest) (int, error) { return landlock.UsedABI(m) }

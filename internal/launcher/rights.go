@@ -1,8 +1,6 @@
 package launcher
 
 import (
-	"fmt"
-
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -34,12 +32,6 @@ const (
 // is not a directory (anything else is EINVAL).
 const fileRights = uint64(landlock.FileRights)
 
-// scopeByName maps the manifest's scope names to Landlock scope bits.
-var scopeByName = map[string]uint64{
-	"signal":               scopeSignal,
-	"abstract_unix_socket": scopeAbstractUnix,
-}
-
 // fsRightsFor returns the filesystem rights a kernel with the given ABI
 // can handle. Rights a kernel does not know are neither handled nor
 // denied by it, which is why a lower ABI degrades the clauses that need
@@ -70,21 +62,10 @@ func minABIForFS(mask uint64) int {
 }
 
 // UnknownRightError is returned for a manifest naming a right this
-// launcher does not know: guessing would risk granting more than written.
-type UnknownRightError struct {
-	Clause string
-	Kind   string // "access" or "scope"
-	Name   string
-}
-
-func (e *UnknownRightError) Error() string {
-	return fmt.Sprintf("manifest clause %s: unknown landlock %s %q; this jp-policy is older than the manifest, run `jp-policy compile` with it", e.Clause, e.Kind, e.Name)
-}
+// launcher does not know.
+type UnknownRightError = landlock.UnknownRightError
 
 func parseRights(clause string, names []string) (uint64, error) {
-	r, unknown := landlock.ParseRights(names)
-	if len(unknown) > 0 {
-		return 0, &UnknownRightError{Clause: clause, Kind: "access", Name: unknown[0]}
-	}
-	return uint64(r), nil
+	r, err := landlock.RuleRights(clause, names)
+	return uint64(r), err
 }

@@ -3,17 +3,10 @@
 package launcher
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // Every exec gets a private writable temporary directory, exported as
@@ -34,84 +27,10 @@ import (
 // exec after the tool's exit; processes the tool left behind lose it then.
 
 // tmpRights is what the tool may do in its temporary directory.
-var tmpRights = landlock.RReadFile | landlock.RReadDir | landlock.RWriteFile | landlock.RTruncate |
-	landlock.RMakeReg | landlock.RMakeDir | landlock.RMakeSym | landlock.RRemoveFile | landlock.RRemoveDir
+var tmpRights = landlock.TmpRights
 
 // nsTmpDir is the namespaced path's private tmpfs.
 const nsTmpDir = "/tmp"
-
-// tmpRoot is this user's root of per-exec directories.
-func tmpRoot() string {
-	return filepath.Join(os.TempDir(), "jp-policy-"+strconv.Itoa(os.Getuid()))
-}
-
-// fastTmpDir creates this process's private directory under root (after
-// sweeping those of tools that have exited) and returns it.
-func fastTmpDir(root string) (string, error) {
-	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", &TmpDirError{Path: root, Err: err}
-	}
-	fi, err := os.Lstat(root)
-	if err != nil {
-		return "", &TmpDirError{Path: root, Err: err}
-	}
-	st, _ := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || st == nil || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
-		return "", &TmpDirError{Path: root, Err: errors.New("not a directory of this user's with mode 0700 (a symlink, someone else's, or open to others); remove it")}
-	}
-	self, ok := startTime(os.Getpid())
-	if !ok {
-		return "", &TmpDirError{Path: root, Err: errors.New("cannot read this process's start time from /proc")}
-	}
-	sweepTmp(root)
-	dir := filepath.Join(root, fmt.Sprintf("%d-%s", os.Getpid(), self))
-	// It exists already only when this process prepared a run before
-	// (tests do): the root is this user's alone.
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", &TmpDirError{Path: dir, Err: err}
-	}
-	return dir, nil
-}
-
-// sweepTmp removes the directories under root whose tool no longer runs.
-// Names it does not recognise are left alone.
-func sweepTmp(root string) {
-	es, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	for _, e := range es {
-		pid, start, ok := strings.Cut(e.Name(), "-")
-		n, err := strconv.Atoi(pid)
-		if !ok || err != nil || n <= 0 {
-			continue
-		}
-		if cur, alive := startTime(n); alive && cur == start {
-			continue
-		}
-		_ = os.RemoveAll(filepath.Join(root, e.Name()))
-	}
-}
-
-// startTime is field 22 of /proc/PID/stat (clock ticks since boot), as
-// text; false when the process does not exist.
-func startTime(pid int) (string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", false
-	}
-	// comm (field 2) may hold spaces and parentheses: fields resume after
-	// the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return "", false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 { // f[0] is field 3
-		return "", false
-	}
-	return f[19], true
-}
 
 // setTmp gives the plan its private temporary directory: /tmp on the
 // namespaced path; otherwise a fresh directory, added to the tool's
@@ -121,12 +40,12 @@ func (p *Plan) setTmp(dry bool) error {
 		p.Env = withVar(p.Env, "TMPDIR", nsTmpDir)
 		return nil
 	}
-	root := tmpRoot()
+	root := execcore.TmpRoot()
 	if dry {
 		p.Env = withVar(p.Env, "TMPDIR", filepath.Join(root, "PID-START"))
 		return nil
 	}
-	dir, err := fastTmpDir(root)
+	dir, err := execcore.FastTmpDir(root)
 	if err != nil {
 		return err
 	}
@@ -141,13 +60,4 @@ func (p *Plan) setTmp(dry bool) error {
 	return nil
 }
 
-// withVar sets name=value in env, replacing any earlier value.
-func withVar(env []string, name, value string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != name {
-			out = append(out, kv)
-		}
-	}
-	return append(out, name+"="+value)
-}
+func withVar(env []string, name, value string) []string { return execcore.WithVar(env, name, value) }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package launcher
+package execcore
 
 import (
 	"errors"
@@ -9,15 +9,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errIsSymlink is readNoFollow's answer for a path that is a symlink.
-var errIsSymlink = errors.New("is a symlink")
+// ErrIsSymlink is ReadNoFollow's answer for a path that is a symlink.
+var ErrIsSymlink = errors.New("is a symlink")
 
-// readNoFollow reads a file that must not be a symlink (O_NOFOLLOW: the
+// ReadNoFollow reads a file that must not be a symlink (O_NOFOLLOW: the
 // check and the read are one open).
-func readNoFollow(path string) ([]byte, error) {
+func ReadNoFollow(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, unix.ELOOP) {
-		return nil, errIsSymlink
+		return nil, ErrIsSymlink
 	}
 	if err != nil {
 		return nil, err

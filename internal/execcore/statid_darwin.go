@@ -1,4 +1,4 @@
-package launcher
+package execcore
 
 import (
 	"io/fs"

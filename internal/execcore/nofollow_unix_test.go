@@ -1,6 +1,6 @@
 //go:build unix
 
-package launcher
+package execcore
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// readNoFollow returns the whole file whatever its size, and refuses a
+// ReadNoFollow returns the whole file whatever its size, and refuses a
 // symlink.
 func TestReadNoFollow(t *testing.T) {
 	dir := t.TempDir()
@@ -20,7 +20,7 @@ func TestReadNoFollow(t *testing.T) {
 		if err := os.WriteFile(p, want, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := readNoFollow(p)
+		got, err := ReadNoFollow(p)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("size %d: got %d bytes, %v", n, len(got), err)
 		}
@@ -29,7 +29,7 @@ func TestReadNoFollow(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "f"), link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readNoFollow(link); !errors.Is(err, errIsSymlink) {
-		t.Fatalf("symlink: %v, want errIsSymlink", err)
+	if _, err := ReadNoFollow(link); !errors.Is(err, ErrIsSymlink) {
+		t.Fatalf("symlink: %v, want ErrIsSymlink", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package launcher
+package execcore
 
 import (
 	"errors"
@@ -8,19 +8,19 @@ import (
 	"os"
 )
 
-// errIsSymlink is readNoFollow's answer for a path that is a symlink.
-var errIsSymlink = errors.New("is a symlink")
+// ErrIsSymlink is ReadNoFollow's answer for a path that is a symlink.
+var ErrIsSymlink = errors.New("is a symlink")
 
-// readNoFollow reads a file that must not be a symlink. Without
+// ReadNoFollow reads a file that must not be a symlink. Without
 // O_NOFOLLOW the check and the read are two steps; the pin check that
 // follows still refuses bytes compile did not write for this path.
-func readNoFollow(path string) ([]byte, error) {
+func ReadNoFollow(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return nil, errIsSymlink
+		return nil, ErrIsSymlink
 	}
 	return os.ReadFile(path)
 }

@@ -1,4 +1,4 @@
-package launcher
+package execcore
 
 import (
 	"bufio"
@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
 // Why a verify cache: every exec must know that no input of the artifact
@@ -119,7 +119,7 @@ func parseVerifyCache(b []byte) (map[string]cacheEntry, bool) {
 }
 
 // marshal renders the cache, keeping only the entries of keep.
-func (c *verifyCache) marshal(keep []artifact.Input) []byte {
+func (c *verifyCache) marshal(keep []execplan.Input) []byte {
 	var b bytes.Buffer
 	b.WriteString(verifyCacheMagic)
 	seen := map[string]bool{}
@@ -152,12 +152,12 @@ func (c *verifyCache) fresh(path, sum string) bool {
 	return ok && fi.Mode().IsRegular() && id == e.id
 }
 
-// hashFile reads and hashes path like artifact.HashFile ("" when absent)
+// hashFile reads and hashes path like execplan.HashFile ("" when absent)
 // and, when the cache is in use, also returns the file's identity if it
 // was stable across the read and settled (ok false otherwise).
 func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err error) {
 	if c == nil {
-		sum, err = artifact.HashFile(path)
+		sum, err = execplan.HashFile(path)
 		return sum, id, false, err
 	}
 	// A change after this instant sets ctime to a later tick than one
@@ -179,7 +179,7 @@ func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err
 	if err != nil {
 		return "", id, false, err
 	}
-	sum = artifact.SHA256Hex(b)
+	sum = execplan.SHA256Hex(b)
 	after, err := f.Stat()
 	if err != nil || !before.Mode().IsRegular() {
 		return sum, id, false, nil
@@ -204,7 +204,7 @@ func (c *verifyCache) put(path string, id statID, sum string) {
 
 // save writes the cache back when it learnt something; a failure only
 // costs the next exec a hash, so it is not reported.
-func (c *verifyCache) save(inputs []artifact.Input) {
+func (c *verifyCache) save(inputs []execplan.Input) {
 	if c == nil || !c.dirty {
 		return
 	}
@@ -229,4 +229,13 @@ func readAll(f *os.File, size int64) ([]byte, error) {
 			b = append(b, 0)[:len(b)] // grew since fstat: let append size it
 		}
 	}
+}
+
+// SetSettleTime replaces settleTime and returns a function that puts it
+// back. For benchmarks and tests in other packages (0: every identity is
+// trusted at once; a huge value: nothing is ever cached).
+func SetSettleTime(d time.Duration) (restore func()) {
+	old := settleTime
+	settleTime = d
+	return func() { settleTime = old }
 }

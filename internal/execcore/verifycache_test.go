@@ -1,6 +1,6 @@
 //go:build linux || darwin
 
-package launcher
+package execcore
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
 // TestVerifyCache: an input hashed once is later trusted by its stat
@@ -35,7 +35,7 @@ func TestVerifyCache(t *testing.T) {
 	}
 	mtime := time.Now().Add(-time.Hour).Truncate(time.Second)
 	write("read = true\n", mtime)
-	inputs := []artifact.Input{{Kind: "layer", Path: layer, SHA256: artifact.SHA256Hex([]byte("read = true\n"))}}
+	inputs := []execplan.Input{{Kind: "layer", Path: layer, SHA256: execplan.SHA256Hex([]byte("read = true\n"))}}
 	verify := func() error {
 		c := loadVerifyCache(cachePath)
 		err := verifyInputs(inputs, c)
@@ -52,7 +52,7 @@ func TestVerifyCache(t *testing.T) {
 	// The same size, the same mtime, other bytes: stale.
 	time.Sleep(20 * time.Millisecond) // past a coarse clock tick
 	write("read = fals\n", mtime)
-	if err := verify(); !errors.Is(err, artifact.ErrStale) {
+	if err := verify(); !errors.Is(err, execplan.ErrStale) {
 		t.Fatalf("edited layer with its mtime put back: %v, want stale", err)
 	}
 	if loadVerifyCache(cachePath).fresh(layer, inputs[0].SHA256) {
@@ -64,7 +64,7 @@ func TestVerifyCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An entry is only used for the hash it was recorded with.
-	if loadVerifyCache(cachePath).fresh(layer, artifact.SHA256Hex([]byte("other"))) {
+	if loadVerifyCache(cachePath).fresh(layer, execplan.SHA256Hex([]byte("other"))) {
 		t.Fatal("entry used for another hash")
 	}
 	// A damaged cache is an empty one.
@@ -86,7 +86,7 @@ func TestVerifyCache(t *testing.T) {
 // FuzzVerifyCacheParse: the cache parser never panics, and what it
 // accepts survives a write and a read unchanged.
 func FuzzVerifyCacheParse(f *testing.F) {
-	f.Add([]byte(verifyCacheMagic + "1 2 3 4 5 " + artifact.SHA256Hex(nil) + " \"/a b\"\n"))
+	f.Add([]byte(verifyCacheMagic + "1 2 3 4 5 " + execplan.SHA256Hex(nil) + " \"/a b\"\n"))
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		entries, ok := parseVerifyCache(b)
@@ -94,9 +94,9 @@ func FuzzVerifyCacheParse(f *testing.F) {
 			return
 		}
 		c := &verifyCache{entries: entries}
-		var keep []artifact.Input
+		var keep []execplan.Input
 		for p := range entries {
-			keep = append(keep, artifact.Input{Path: p})
+			keep = append(keep, execplan.Input{Path: p})
 		}
 		back, ok := parseVerifyCache(c.marshal(keep))
 		if !ok || len(back) != len(entries) {

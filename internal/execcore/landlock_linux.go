@@ -1,0 +1,323 @@
+//go:build linux
+
+package execcore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/jp-policy/jp-policy/internal/caps"
+	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// The exec path talks to Landlock through go-landlock's low-level
+// syscall package rather than its high-level API: the high-level API
+// restricts every thread of the process, while exec restricts only the
+// locked thread that will execve (see ExecLocked), which is all the child
+// inherits.
+
+// KernelABI returns the running kernel's Landlock ABI version, 0 when
+// Landlock is missing or disabled.
+func KernelABI() int {
+	v, err := llsyscall.LandlockGetABIVersion()
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// Sandbox is what the fast path applies to the exec thread: Landlock
+// path and port rules, scopes, and the seccomp program.
+type Sandbox struct {
+	ABI int
+	// HandledFS are the filesystem rights the ruleset handles (the
+	// kernel's, for its ABI): everything not granted below is denied.
+	HandledFS uint64
+	// Baseline paths are followed through symlinks (/bin on merged-/usr
+	// systems); FS paths must contain none (compiled canonical).
+	Baseline []execplan.Rule
+	FS       []execplan.Rule
+	// HandledNet is 0 when TCP is not restricted.
+	HandledNet uint64
+	ConnectTCP []uint16
+	BindTCP    []uint16
+	Scoped     uint64
+	// Filter is the seccomp program; nil only under --best-effort on a
+	// kernel that cannot filter.
+	Filter []bpf.RawInstruction
+}
+
+// Landlock access bits the ruleset needs by name (go-landlock's
+// constants build on every platform).
+const (
+	netBindTCP    = llsyscall.AccessNetBindTCP
+	netConnectTCP = llsyscall.AccessNetConnectTCP
+)
+
+// ruleset is a Landlock ruleset resolved against this machine: every
+// path opened, every right masked to what the kernel knows. Building it
+// touches the filesystem; applying it is only syscalls.
+type ruleset struct {
+	attr  llsyscall.RulesetAttr
+	paths []llsyscall.PathBeneathAttr
+	ports []llsyscall.NetPortAttr
+	// clauses[i] names the clause of paths[i], for error messages.
+	clauses []string
+}
+
+// PathError is a compiled path the exec path could not use.
+type PathError struct {
+	Clause string
+	Path   string
+	Err    error
+}
+
+func (e *PathError) Error() string {
+	if errors.Is(e.Err, unix.ELOOP) {
+		return fmt.Sprintf("%s: %s now goes through a symlink, which the compiled policy did not see; refusing (run `jp-policy compile`)", e.Clause, e.Path)
+	}
+	return fmt.Sprintf("%s: %s: %v; run `jp-policy compile`", e.Clause, e.Path, e.Err)
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// fileRights are the only rights the kernel accepts on a rule whose path
+// is not a directory (anything else is EINVAL): execute, write, read,
+// truncate, ioctl_dev.
+const fileRights = llsyscall.AccessFSExecute | llsyscall.AccessFSWriteFile | llsyscall.AccessFSReadFile | llsyscall.AccessFSTruncate | llsyscall.AccessFSIoctlDev
+
+// buildRuleset resolves s against this machine (nil, nil when no
+// filesystem right is handled: no Landlock, only under --best-effort).
+// Rights the kernel does not know are dropped: the caller has already
+// refused, or been told --best-effort.
+func buildRuleset(s *Sandbox) (*ruleset, error) {
+	rs := &ruleset{attr: llsyscall.RulesetAttr{HandledAccessFS: s.HandledFS}}
+	if rs.attr.HandledAccessFS == 0 {
+		return nil, nil
+	}
+	rs.paths = make([]llsyscall.PathBeneathAttr, 0, len(s.Baseline)+len(s.FS))
+	rs.clauses = make([]string, 0, cap(rs.paths))
+	add := func(r *execplan.Rule, follow bool) error {
+		mask := r.Access & rs.attr.HandledAccessFS
+		if mask == 0 {
+			return nil
+		}
+		fd, err := OpenPath(r.Path, follow)
+		if err != nil {
+			if errors.Is(err, unix.ENOENT) && r.Optional {
+				return nil
+			}
+			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			unix.Close(fd)
+			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			mask &= fileRights
+		}
+		if mask == 0 {
+			unix.Close(fd)
+			return nil
+		}
+		rs.paths = append(rs.paths, llsyscall.PathBeneathAttr{AllowedAccess: mask, ParentFd: fd})
+		rs.clauses = append(rs.clauses, r.Clause)
+		return nil
+	}
+	noTTY := !nsroot.StdioIsTerminal()
+	for i := range s.Baseline {
+		if noTTY && s.Baseline[i].Path == "/dev/tty" {
+			// A tool whose standard streams are not a terminal (JP runs
+			// tools with pipes) has no business with the controlling
+			// terminal: a process it leaves behind could read what the
+			// user types to JP next. The launcher also detaches it from
+			// the session (DetachTerminal).
+			continue
+		}
+		if err := add(&s.Baseline[i], true); err != nil {
+			rs.close()
+			return nil, err
+		}
+	}
+	for i := range s.FS {
+		if err := add(&s.FS[i], false); err != nil {
+			rs.close()
+			return nil, err
+		}
+	}
+	rs.attr.HandledAccessNet = s.HandledNet
+	if rs.attr.HandledAccessNet != 0 {
+		for _, p := range s.ConnectTCP {
+			rs.ports = append(rs.ports, llsyscall.NetPortAttr{AllowedAccess: netConnectTCP, Port: uint64(p)})
+		}
+		for _, p := range s.BindTCP {
+			rs.ports = append(rs.ports, llsyscall.NetPortAttr{AllowedAccess: netBindTCP, Port: uint64(p)})
+		}
+	}
+	rs.attr.Scoped = s.Scoped
+	return rs, nil
+}
+
+// OpenPath opens p as an O_PATH descriptor for a path_beneath rule. With
+// follow unset no component may be a symlink (openat2
+// RESOLVE_NO_SYMLINKS; on kernels without openat2, only the last
+// component is checked).
+func OpenPath(p string, follow bool) (int, error) {
+	if follow {
+		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if errors.Is(err, unix.ENOSYS) {
+		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	}
+	return fd, err
+}
+
+func (rs *ruleset) close() {
+	for _, p := range rs.paths {
+		unix.Close(p.ParentFd)
+	}
+	rs.paths = nil
+}
+
+// restrictThread creates the ruleset and applies it to the calling OS
+// thread only. The caller must hold that thread (runtime.LockOSThread)
+// until it execs.
+func (rs *ruleset) restrictThread() error {
+	defer rs.close()
+	fd, err := llsyscall.LandlockCreateRuleset(&rs.attr, 0)
+	if err != nil {
+		return fmt.Errorf("landlock_create_ruleset: %w", err)
+	}
+	defer unix.Close(fd)
+	for i := range rs.paths {
+		if err := llsyscall.LandlockAddPathBeneathRule(fd, &rs.paths[i], 0); err != nil {
+			return fmt.Errorf("landlock_add_rule %s: %w", rs.clauses[i], err)
+		}
+	}
+	for i := range rs.ports {
+		if err := llsyscall.LandlockAddNetPortRule(fd, &rs.ports[i], 0); err != nil {
+			return fmt.Errorf("landlock_add_rule net port %d: %w", rs.ports[i].Port, err)
+		}
+	}
+	// LandlockRestrictSelf acts on the calling thread only (unlike the
+	// AllThreads variants), which is the point.
+	if err := llsyscall.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
+	}
+	return nil
+}
+
+// RestrictThread applies s's Landlock ruleset to the calling, locked OS
+// thread (nothing when no right is handled). Stage 2 of the namespaced
+// path calls it from nsroot's finalize hook.
+func RestrictThread(s *Sandbox) error {
+	rs, err := buildRuleset(s)
+	if err != nil || rs == nil {
+		return err
+	}
+	return rs.restrictThread()
+}
+
+// ExecFailed is the command's own execve failing after the sandbox was
+// applied (the thread is restricted: nothing but reporting is left).
+type ExecFailed struct{ Err error }
+
+func (e *ExecFailed) Error() string { return "execve: " + e.Err.Error() }
+func (e *ExecFailed) Unwrap() error { return e.Err }
+
+// ExecLocked applies s to the calling OS thread, which the caller has
+// locked (runtime.LockOSThread) and must never unlock, and execs path. A
+// Landlock domain, no_new_privs, the capability sets and a seccomp filter
+// without TSYNC belong to the thread that sets them and are carried
+// across execve by that thread, which becomes the new program's only
+// thread: so nothing restricts the other runtime threads (what libraries
+// do with AllThreadsSyscall, a signal round-trip per thread). Order:
+// Landlock, no_new_privs, capabilities (clearing the bounding set needs
+// CAP_SETPCAP, which the capset removes), the seccomp filter last, so
+// nothing exec still does is filtered. It returns only on failure: an
+// *ExecFailed when the sandbox is in place and execve itself failed.
+func ExecLocked(s *Sandbox, path string, argv, env []string) error {
+	rs, err := buildRuleset(s)
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		if rs != nil {
+			rs.close()
+		}
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if rs != nil {
+		if err := rs.restrictThread(); err != nil {
+			return err
+		}
+	}
+	if err := caps.DropAll(); err != nil {
+		return err
+	}
+	if s.Filter != nil {
+		if err := seccomp.Install(s.Filter); err != nil {
+			return err
+		}
+	}
+	return &ExecFailed{Err: unix.Exec(path, argv, env)}
+}
+
+// SetCloexecAbove2 marks every descriptor above stderr close-on-exec, so
+// nothing the launcher inherited (an open secret, a socket) reaches the
+// sandboxed program. close_range(CLOSE_RANGE_CLOEXEC) does it in one
+// call on Linux 5.11+; older kernels get a walk over /proc/self/fd.
+func SetCloexecAbove2() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("close_range: %w", err)
+	}
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("cannot close inherited descriptors: %w", err)
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return fmt.Errorf("cannot close inherited descriptors: %w", err)
+	}
+	for _, n := range names {
+		var fd int
+		if _, err := fmt.Sscan(n, &fd); err != nil || fd <= 2 {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
+			return fmt.Errorf("cannot close inherited descriptor %d: %w", fd, err)
+		}
+	}
+	return nil
+}
+
+// DetachTerminal starts a new session when no standard stream is a
+// terminal, so the tool (and anything it leaves behind) has no
+// controlling terminal: /dev/tty answers ENXIO and the terminal's
+// foreground group is out of its reach. With a terminal on its streams
+// the tool keeps the caller's session, for job control; the seccomp layer
+// refuses TIOCSTI and TIOCSPGRP there. setsid fails for a process group
+// leader (a shell's foreground job); the Landlock ruleset then still
+// withholds /dev/tty.
+func DetachTerminal() {
+	if !nsroot.StdioIsTerminal() {
+		_, _ = unix.Setsid()
+	}
+}

@@ -1,0 +1,114 @@
+package execplan
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Input is one thing the compiler read. SHA256 is empty when the input was
+// looked for and absent (a .jp.toml that may be created later must still
+// make the artifact stale when it appears).
+type Input struct {
+	Kind   string `json:"kind"` // "layer", "candidate", "symlink", "approvals", "env"
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Target is a symlink's canonical target ("" when broken).
+	Target string `json:"target,omitempty"`
+}
+
+// ErrStale is returned (wrapped in *StaleError) when an input changed since
+// the artifact was compiled.
+var ErrStale = errors.New("the compiled policy is stale")
+
+// StaleError names the input that changed.
+type StaleError struct {
+	Input Input
+	Now   string // what was found instead ("absent", a new hash or target)
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%v: %s %s changed (was %s, now %s); run `jp-policy compile`",
+		ErrStale, e.Input.Kind, e.Input.Path, e.Input.describe(), e.Now)
+}
+
+func (e *StaleError) Unwrap() error { return ErrStale }
+
+func (in Input) describe() string {
+	switch {
+	case in.Kind == "symlink":
+		if in.Target == "" {
+			return "broken"
+		}
+		return "-> " + in.Target
+	case in.SHA256 == "":
+		return "absent"
+	default:
+		return "sha256:" + in.SHA256[:12]
+	}
+}
+
+// HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
+func HashFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return SHA256Hex(b), nil
+}
+
+// HashEnv is how an "env" input records a variable's value: the compiler
+// hashes what it read, the launcher what it is given, and the two must
+// agree.
+func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
+
+// SHA256Hex is the hex SHA-256 of data.
+func SHA256Hex(data []byte) string {
+	sum := sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// VerifyInputs is Verify over inputs, with hash returning a file input's
+// current hash ("" when absent): exec passes one that skips files whose
+// stat identity shows them unchanged since they were last hashed.
+func VerifyInputs(inputs []Input, hash func(Input) (string, error)) error {
+	for _, in := range inputs {
+		switch in.Kind {
+		case "symlink":
+			now, err := filepath.EvalSymlinks(in.Path)
+			if err != nil {
+				now = ""
+			}
+			if now != in.Target {
+				shown := now
+				if shown == "" {
+					shown = "broken"
+				} else {
+					shown = "-> " + shown
+				}
+				return &StaleError{Input: in, Now: shown}
+			}
+		case "env":
+			continue
+		default:
+			now, err := hash(in)
+			if err != nil {
+				return fmt.Errorf("checking artifact input %s: %w", in.Path, err)
+			}
+			if now != in.SHA256 {
+				shown := "absent"
+				if now != "" {
+					shown = "sha256:" + now[:12]
+				}
+				return &StaleError{Input: in, Now: shown}
+			}
+		}
+	}
+	return nil
+}

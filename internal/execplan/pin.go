@@ -1,0 +1,93 @@
+package execplan
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ErrTampered is returned (wrapped) when an artifact or manifest does not
+// match what jp-policy compile wrote.
+var ErrTampered = errors.New("the compiled policy was changed after `jp-policy compile` wrote it")
+
+// TamperError names the file that does not match.
+type TamperError struct {
+	Path   string
+	Reason string
+}
+
+func (e *TamperError) Error() string {
+	return fmt.Sprintf("%v: %s %s; run `jp-policy compile` (and check what changed it)", ErrTampered, e.Path, e.Reason)
+}
+
+func (e *TamperError) Unwrap() error { return ErrTampered }
+
+// Pin is what compile records outside the workspace for one artifact:
+// the canonical workspace root it was compiled for, the path it was
+// written to, and the hash of its policy.json. Exec checks all three, so
+// an artifact moved, symlinked in from another workspace, or rewritten is
+// refused.
+type Pin struct {
+	Version  int    `json:"version"`
+	Root     string `json:"root"`
+	Artifact string `json:"artifact"`
+	SHA256   string `json:"sha256"`
+	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
+	// pin (grants.go); empty in pins written before grant reviews.
+	GrantsSHA256 string `json:"grants_sha256,omitempty"`
+	// Tools maps each tool to the hash of its exec plan (PlanFile), so exec
+	// verifies one small file instead of all of policy.json. It is not
+	// part of the JSON header: the pin file stores it as sorted lines
+	// after it (see MarshalPin), which exec searches without reading or
+	// decoding the whole table (LookupPinTool).
+	Tools map[string]string `json:"-"`
+}
+
+// PinVersion is the pin file's format: header lines followed by one
+// "<tool> <exec plan sha256>" line per tool, sorted by tool name. Format
+// 3's table held the hashes of the exec index files instead; a format 3
+// pin is still read, without its table (exec then checks the whole
+// policy.json against the header, as for a pin without a table), until
+// the next compile writes format 4.
+const PinVersion = 4
+
+// pinVersionIndexTable is the format whose table pinned exec index files.
+const pinVersionIndexTable = 3
+
+// PinFile is where the pin of the artifact at artifactPath, compiled for
+// the workspace root, is kept under the user's JP data directory. The key
+// is the pair (root, artifact path) as given, never a resolved path: a
+// symlinked .jp/policy must not find the pin of the directory it points
+// to.
+func PinFile(dataDir, root, artifactPath string) string {
+	return filepath.Join(dataDir, "jp-policy", "pins", SHA256Hex([]byte(root + "\x00" + artifactPath))[:32]+".json")
+}
+
+// NoPinError is an artifact this user's data directory holds no pin for.
+type NoPinError struct {
+	Artifact string
+	PinDir   string
+}
+
+func (e *NoPinError) Error() string {
+	return fmt.Sprintf("no pin for the artifact %s in %s (compiled by another user or with another JP_USER_DATA_DIR?); run `jp-policy compile`", e.Artifact, e.PinDir)
+}
+
+// Check refuses a pin that names another root or artifact path.
+func (pin *Pin) Check(root, artifactPath string) error {
+	switch {
+	case pin.Root != root:
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned for the workspace %s, not %s", pin.Root, root)}
+	case pin.Artifact != artifactPath:
+		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
+	}
+	return nil
+}
+
+// VerifiedFile is where exec keeps, beside the pin, the stat identities of
+// input files it has hashed (see launcher's verify cache): a file in the
+// user's data directory, like the pin, so a sandboxed tool cannot write it.
+func VerifiedFile(dataDir, root, artifactPath string) string {
+	return strings.TrimSuffix(PinFile(dataDir, root, artifactPath), ".json") + ".verified"
+}

@@ -1,0 +1,239 @@
+package execplan
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The pin file is read on every exec, so its format is chosen for that
+// reader: a few header lines (no JSON, so no reflection on a cold start)
+// and then one line per tool, sorted by name, which exec binary-searches
+// with a handful of small reads. What exec reads of the pin therefore does
+// not grow with the number of tools (a 10,000-tool pin is about 900 KB;
+// decoding it as a JSON map cost milliseconds per exec).
+//
+//	jp-policy pin 4
+//	root "/home/me/ws"
+//	artifact "/home/me/ws/.jp/policy/policy.json"
+//	sha256 <hex of policy.json>
+//	grants_sha256 <hex of the grants record>   (optional)
+//	tools
+//	<tool> <hex of the tool's exec plan, exec/<tool>.plan>
+//	...
+//
+// A pin without the "tools" line (WritePin) has no table: exec then
+// checks the whole policy.json against the header's hash.
+//
+// Paths are Go-quoted (a path may hold a newline); tool names are the
+// ones ToolFileNameOK accepts, so they hold no space or newline.
+
+// PinMagic starts a pin file; the version follows.
+const PinMagic = "jp-policy pin "
+
+// pinToolsLine ends the header.
+const pinToolsLine = "tools"
+
+// ErrPinSyntax is a pin file this jp-policy did not write.
+var ErrPinSyntax = errors.New("not a pin file")
+
+// ParsePinHeader reads the header lines from r and returns the pin and
+// the offset of the tool table, -1 when the pin has none.
+func ParsePinHeader(r *bufio.Reader) (*Pin, int, error) {
+	pin := &Pin{}
+	off := 0
+	for n := 0; ; n++ {
+		line, err := r.ReadString('\n')
+		off += len(line)
+		if err == io.EOF && line == "" && n > 0 {
+			off = -1 // no table
+			break
+		}
+		if err != nil {
+			return nil, 0, ErrPinSyntax
+		}
+		line = line[:len(line)-1]
+		if n == 0 {
+			v, ok := strings.CutPrefix(line, PinMagic)
+			if !ok {
+				return nil, 0, ErrPinSyntax
+			}
+			if pin.Version, err = strconv.Atoi(v); err != nil || pin.Version != PinVersion && pin.Version != pinVersionIndexTable {
+				return nil, 0, ErrPinSyntax
+			}
+			continue
+		}
+		if line == pinToolsLine {
+			if pin.Version == pinVersionIndexTable {
+				off = -1 // its table names what this jp-policy no longer pins by
+			}
+			break
+		}
+		k, v, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil, 0, ErrPinSyntax
+		}
+		switch k {
+		case "root", "artifact":
+			s, err := strconv.Unquote(v)
+			if err != nil {
+				return nil, 0, ErrPinSyntax
+			}
+			if k == "root" {
+				pin.Root = s
+			} else {
+				pin.Artifact = s
+			}
+		case "sha256":
+			pin.SHA256 = v
+		case "grants_sha256":
+			pin.GrantsSHA256 = v
+		default:
+			return nil, 0, ErrPinSyntax
+		}
+	}
+	if pin.Root == "" || pin.Artifact == "" || !HexOK(pin.SHA256) || (pin.GrantsSHA256 != "" && !HexOK(pin.GrantsSHA256)) {
+		return nil, 0, ErrPinSyntax
+	}
+	return pin, off, nil
+}
+
+// ParseToolLine splits "<tool> <sha256>".
+func ParseToolLine(line string) (name, sum string, ok bool) {
+	name, sum, ok = strings.Cut(line, " ")
+	return name, sum, ok && ToolFileNameOK(name) && HexOK(sum)
+}
+
+// HexOK reports whether s is a lower-case hex SHA-256.
+func HexOK(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// PinTool is what exec needs of the pin: the header (root, artifact path,
+// policy.json hash) and tool's exec plan hash, "" when the pin lists no
+// such tool; pin.Tools is non-nil (and empty) when the pin has a tool
+// table. It reads the header and O(log n) small windows of the table,
+// never the whole file. Errors are those of ReadPin.
+func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
+	path := PinFile(dataDir, root, artifactPath)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", &NoPinError{Artifact: artifactPath, PinDir: parentDir(path)}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	pin, body, err := ParsePinHeader(bufio.NewReaderSize(io.NewSectionReader(f, 0, fi.Size()), 4096))
+	if err != nil {
+		return nil, "", &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
+	}
+	if err := pin.Check(root, artifactPath); err != nil {
+		return nil, "", err
+	}
+	if body < 0 {
+		return pin, "", nil
+	}
+	pin.Tools = map[string]string{}
+	sum, err := LookupTool(f, int64(body), fi.Size(), tool)
+	if err != nil {
+		return nil, "", &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
+	}
+	return pin, sum, nil
+}
+
+func parentDir(path string) string {
+	if i := strings.LastIndexByte(path, os.PathSeparator); i >= 0 {
+		return path[:i]
+	}
+	return "."
+}
+
+// scanWindow is the size of the table region LookupTool scans line by
+// line once the binary search has narrowed it.
+const scanWindow = 2048
+
+// LookupTool finds tool's hash in the sorted table r[lo:size), "" when
+// absent. Invariant of the search: lo and hi are line starts (hi may be
+// size) and the first line whose name is >= tool starts in [lo, hi].
+func LookupTool(r io.ReaderAt, lo, size int64, tool string) (string, error) {
+	hi := size
+	for hi-lo > scanWindow {
+		mid := lo + (hi-lo)/2
+		s, line, err := lineAfter(r, mid, size)
+		if err != nil {
+			return "", err
+		}
+		if s >= hi {
+			break // no line starts in [mid, hi): the region is one long line
+		}
+		name, _, ok := ParseToolLine(line)
+		if !ok {
+			return "", ErrPinSyntax
+		}
+		if name < tool {
+			lo = s + int64(len(line)) + 1
+		} else {
+			hi = s
+		}
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, lo, size-lo), scanWindow+256)
+	for {
+		line, err := br.ReadString('\n')
+		if err == io.EOF && line == "" {
+			return "", nil
+		}
+		if err != nil {
+			return "", ErrPinSyntax // a last line without its newline: torn
+		}
+		name, sum, ok := ParseToolLine(line[:len(line)-1])
+		if !ok {
+			return "", ErrPinSyntax
+		}
+		switch {
+		case name == tool:
+			return sum, nil
+		case name > tool:
+			return "", nil
+		}
+	}
+}
+
+// lineAfter returns the first whole line that starts at an offset >= off
+// (off > 0): its start and its text without the newline; start == size
+// when there is none.
+func lineAfter(r io.ReaderAt, off, size int64) (int64, string, error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(r, off-1, size-off+1), 256)
+	skipped, err := br.ReadString('\n')
+	if err == io.EOF {
+		return size, "", nil
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	start := off - 1 + int64(len(skipped))
+	if start >= size {
+		return size, "", nil
+	}
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return 0, "", ErrPinSyntax
+	}
+	return start, line[:len(line)-1], nil
+}
