@@ -214,6 +214,7 @@ type stage struct {
 	out    string // the output directory it will replace
 	dir    string
 	policy *os.File
+	own    fileOwner // how the files this stage creates look (reuseFile)
 }
 
 func newStage(out string) (*stage, error) {
@@ -235,16 +236,25 @@ func newStage(out string) (*stage, error) {
 		st.discard()
 		return nil, err
 	}
+	st.own = ownerOf(st.policy)
 	return st, nil
 }
 
 // put writes one new file of the stage; it is safe for concurrent use
-// (each file is written once, into a directory that exists).
+// (each file is written once, into a directory that exists). A file of
+// the previous artifact that already holds data is linked instead
+// (reuseFile): a recompile that changes a few tools creates only their
+// files.
 func (st *stage) put(rel string, data []byte) error {
 	if path.Dir(rel) != "." && !stageDir(path.Dir(rel)) {
 		return fmt.Errorf("internal error: %s is outside the artifact's directories", rel)
 	}
-	return writeNewFile(filepath.Join(st.dir, filepath.FromSlash(rel)), data)
+	native := filepath.FromSlash(rel)
+	dst := filepath.Join(st.dir, native)
+	if reuseFile(filepath.Join(st.out, native), dst, data, st.own) {
+		return nil
+	}
+	return writeNewFile(dst, data)
 }
 
 // stageFiles stages an artifact built in memory.
