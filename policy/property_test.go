@@ -1,9 +1,11 @@
 package policy_test
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/policytest"
@@ -172,4 +174,51 @@ func splitSlash(s string) []string {
 		}
 	}
 	return out
+}
+
+// Random worlds (links inside, outside, dangling, looping): binding every
+// input through one StatCache, ordinary and external, gives exactly what
+// binding on the disk gives, and so does a checker made through it.
+func TestPropertyStatCacheMatchesDisk(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 10
+	}
+	for seed := range seeds {
+		r := rand.New(rand.NewSource(int64(seed)))
+		base, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := policytest.New(r, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rules []policy.RuleInput
+		for _, in := range w.Inputs {
+			rules = append(rules, policy.RuleInput{Path: in, External: r.Intn(4) == 0})
+		}
+		c := policy.NewStatCache()
+		want := policy.BindAll(w.Root, rules)
+		for pass := range 2 {
+			if got := c.BindAll(w.Root, rules); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d pass %d: cached BindAll differs:\ngot  %+v\nwant %+v", seed, pass, got, want)
+			}
+		}
+		gc, gerr := c.NewChecker(w.Root, w.Policy)
+		wc, werr := policy.NewChecker(w.Root, w.Policy)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("seed %d: NewChecker through the cache: %v; on the disk: %v", seed, gerr, werr)
+		}
+		if werr != nil {
+			continue
+		}
+		for _, in := range w.Inputs {
+			for _, cp := range policy.Capabilities {
+				if g, w := gc.CheckFS(cp, in), wc.CheckFS(cp, in); !reflect.DeepEqual(g, w) {
+					t.Fatalf("seed %d: CheckFS(%v, %q): %+v vs %+v", seed, cp, in, g, w)
+				}
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Approvals is what lint needs of the approvals store (RFD D43): the
@@ -32,6 +33,10 @@ type Options struct {
 	// ApprovalsFile is the approvals store in use, when it is not in the
 	// default place; lint warns about mounts that can write it.
 	ApprovalsFile string
+	// Disk is the view of the file system rule paths are bound through;
+	// nil asks the disk for every lookup. Compile passes the one it binds
+	// with afterwards, so each path is looked up once per compile.
+	Disk *policy.StatCache
 }
 
 // pass is what one rule's check sees.
