@@ -55,6 +55,38 @@ func BenchmarkCompile(b *testing.B) {
 	})
 }
 
+// BenchmarkCompileEdited is BenchmarkCompile after an edit of the config
+// before every iteration (a comment appended): the artifact's digest
+// changes, so every manifest that carries it (Landlock, job object, exec
+// file) is new and only the Seatbelt profiles are reused from the
+// previous artifact. BenchmarkCompile recompiles an unchanged workspace,
+// whose files are all reused.
+func BenchmarkCompileEdited(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			skipLarge(b, n)
+			root := benchWorkspace(b, n)
+			opts := benchOptions(root)
+			cfg := filepath.Join(root, ".jp", "config.toml")
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+				if err == nil {
+					_, err = fmt.Fprintf(f, "# edit %d\n", i)
+					f.Close()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, _, err := Compile(opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func benchSizesOf(b *testing.B, compile func(Options) (*Result, error)) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
