@@ -57,47 +57,47 @@ func NewStatCache() *StatCache {
 	}
 }
 
-// lstat returns the mode of p's own directory entry (no link followed).
-func (c *StatCache) lstat(p string) (fs.FileMode, error) {
-	if c == nil {
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return 0, err
-		}
-		return fi.Mode(), nil
-	}
+// memo returns m's answer for key, asking f (the disk) the first time.
+func memo[V any](c *StatCache, m map[string]V, key string, f func() V) V {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests++
-	if a, ok := c.lstats[p]; ok {
-		return a.mode, a.err
+	if v, ok := m[key]; ok {
+		return v
 	}
 	c.lookups++
-	var a lstatAnswer
+	v := f()
+	m[key] = v
+	return v
+}
+
+// lstat returns the mode of p's own directory entry (no link followed).
+func (c *StatCache) lstat(p string) (fs.FileMode, error) {
+	if c == nil {
+		return lstatOnDisk(p).answer()
+	}
+	return memo(c, c.lstats, p, func() lstatAnswer { return lstatOnDisk(p) }).answer()
+}
+
+func lstatOnDisk(p string) lstatAnswer {
 	fi, err := os.Lstat(p)
 	if err != nil {
-		a.err = err
-	} else {
-		a.mode = fi.Mode()
+		return lstatAnswer{err: err}
 	}
-	c.lstats[p] = a
-	return a.mode, a.err
+	return lstatAnswer{mode: fi.Mode()}
 }
+
+func (a lstatAnswer) answer() (fs.FileMode, error) { return a.mode, a.err }
 
 func (c *StatCache) readlink(p string) (string, error) {
 	if c == nil {
 		return os.Readlink(p)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.requests++
-	if a, ok := c.links[p]; ok {
-		return a.target, a.err
-	}
-	c.lookups++
-	t, err := os.Readlink(p)
-	c.links[p] = readlinkAnswer{t, err}
-	return t, err
+	a := memo(c, c.links, p, func() readlinkAnswer {
+		t, err := os.Readlink(p)
+		return readlinkAnswer{t, err}
+	})
+	return a.target, a.err
 }
 
 // statKind is what abs is after following links.
@@ -105,16 +105,7 @@ func (c *StatCache) statKind(abs string) BoundKind {
 	if c == nil {
 		return statKindOnDisk(abs)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.requests++
-	if k, ok := c.kinds[abs]; ok {
-		return k
-	}
-	c.lookups++
-	k := statKindOnDisk(abs)
-	c.kinds[abs] = k
-	return k
+	return memo(c, c.kinds, abs, func() BoundKind { return statKindOnDisk(abs) })
 }
 
 func statKindOnDisk(abs string) BoundKind {
@@ -135,16 +126,11 @@ func (c *StatCache) CanonicalRoot(root string) (string, error) {
 	if c == nil {
 		return canonicalRootOnDisk(root)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.requests++
-	if a, ok := c.roots[root]; ok {
-		return a.canon, a.err
-	}
-	c.lookups++
-	canon, err := canonicalRootOnDisk(root)
-	c.roots[root] = rootAnswer{canon, err}
-	return canon, err
+	a := memo(c, c.roots, root, func() rootAnswer {
+		canon, err := canonicalRootOnDisk(root)
+		return rootAnswer{canon, err}
+	})
+	return a.canon, a.err
 }
 
 // Forget drops every answer about dir and the paths beneath it, for a

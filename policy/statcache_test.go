@@ -90,7 +90,7 @@ func FuzzStatCache(f *testing.F) {
 	_, ws := statCacheTree(f)
 	f.Fuzz(func(t *testing.T, list string) {
 		var rules []RuleInput
-		for _, l := range strings.Split(list, "\n") {
+		for l := range strings.SplitSeq(list, "\n") {
 			p, ext := strings.CutPrefix(l, "!")
 			rules = append(rules, RuleInput{Path: p, External: ext})
 		}
