@@ -17,8 +17,8 @@ func writeNewFile(path string, data []byte) error {
 	return f.Close()
 }
 
-// fileOwner is unused where reuseFile does not link (see the Linux file).
-type fileOwner struct{ ok bool }
+// fileOwner is empty where reuseFile does not link (see the Linux file).
+type fileOwner struct{}
 
 func ownerOf(*os.File) fileOwner { return fileOwner{} }
 
