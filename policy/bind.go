@@ -2,7 +2,6 @@ package policy
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 )
 
@@ -46,6 +45,12 @@ type Bound struct {
 // Binding does not consult approvals: an external Bound is kept only when
 // the approvals store holds Abs for Lexical (see Bound.Approved).
 func BindRule(root, path string, external bool) (Bound, error) {
+	return (*StatCache)(nil).BindRule(root, path, external)
+}
+
+// BindRule is the package's BindRule with c's answers (a nil c asks the
+// disk).
+func (c *StatCache) BindRule(root, path string, external bool) (Bound, error) {
 	lex, err := LexicalRel(path)
 	if err != nil {
 		var pe *PathError
@@ -61,7 +66,7 @@ func BindRule(root, path string, external bool) (Bound, error) {
 	if external && lex == "" {
 		return Bound{}, &RuleError{Kind: RuleExternalInsideWorkspace, Path: path, Msg: "external = true on the workspace root; put it on the rule for the symlink instead"}
 	}
-	r, err := resolveLexical(root, lex, path)
+	r, err := c.resolveLexical(root, lex, path)
 	if err != nil {
 		var pe *PathError
 		errors.As(err, &pe)
@@ -80,27 +85,16 @@ func BindRule(root, path string, external bool) (Bound, error) {
 		if r.Inside {
 			return Bound{}, &RuleError{Kind: RuleExternalInsideWorkspace, Path: path, Msg: "external = true, but the path resolves inside the workspace (to " + displayPath(r.Rel) + "); remove external"}
 		}
-		return Bound{Lexical: lex, Abs: r.Abs, Kind: statKind(r.Abs), External: true, Links: r.Links}, nil
+		return Bound{Lexical: lex, Abs: r.Abs, Kind: c.statKind(r.Abs), External: true, Links: r.Links}, nil
 	}
 	if !r.Inside {
 		return Bound{}, &RuleError{Kind: RuleNotWorkspaceRelative, Path: path, Msg: "the rule path resolves outside the workspace (to " + r.Abs + "); mark it external = true to mount it"}
 	}
 	k := BoundMissing
 	if r.Exists {
-		k = statKind(r.Abs)
+		k = c.statKind(r.Abs)
 	}
 	return Bound{Lexical: r.Rel, Abs: r.Abs, Kind: k, Links: r.Links}, nil
-}
-
-func statKind(abs string) BoundKind {
-	fi, err := os.Stat(abs)
-	switch {
-	case err != nil:
-		return BoundMissing
-	case fi.IsDir():
-		return BoundDir
-	}
-	return BoundFile
 }
 
 // Approved reports whether an approval store entry (storedTarget, found)
@@ -143,6 +137,12 @@ type BindResult struct {
 // lexical path is nested_under_external (it could only resolve into the
 // mount, where ordinary rules never apply). Results are in input order.
 func BindAll(root string, rules []RuleInput) []BindResult {
+	return (*StatCache)(nil).BindAll(root, rules)
+}
+
+// BindAll is the package's BindAll with c's answers (a nil c asks the
+// disk).
+func (c *StatCache) BindAll(root string, rules []RuleInput) []BindResult {
 	out := make([]BindResult, len(rules))
 	var mounts []string
 	for _, r := range rules {
@@ -161,7 +161,7 @@ func BindAll(root string, rules []RuleInput) []BindResult {
 				}
 			}
 		}
-		out[i].Bound, out[i].Err = BindRule(root, r.Path, r.External)
+		out[i].Bound, out[i].Err = c.BindRule(root, r.Path, r.External)
 	}
 	return out
 }

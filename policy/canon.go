@@ -4,7 +4,6 @@ import (
 	"errors"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -52,19 +51,25 @@ type Resolved struct {
 // root is not an error here (Inside is false); whether an external rule
 // admits it is the checker's decision.
 func Canonicalize(root, input string) (Resolved, error) {
+	return (*StatCache)(nil).Canonicalize(root, input)
+}
+
+// Canonicalize is the package's Canonicalize with c's answers (a nil c
+// asks the disk).
+func (c *StatCache) Canonicalize(root, input string) (Resolved, error) {
 	lex, err := LexicalRel(input)
 	if err != nil {
 		return Resolved{}, err
 	}
-	return resolveLexical(root, lex, input)
+	return c.resolveLexical(root, lex, input)
 }
 
-func resolveLexical(root, lex, input string) (Resolved, error) {
+func (c *StatCache) resolveLexical(root, lex, input string) (Resolved, error) {
 	if root == "" || !filepath.IsAbs(root) {
 		return Resolved{}, &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root must be an absolute path"}
 	}
 	root = filepath.Clean(root)
-	abs, exists, links, perr := walk(root, lex, input)
+	abs, exists, links, perr := c.walk(root, lex, input)
 	if perr != nil {
 		return Resolved{}, perr
 	}
@@ -78,7 +83,7 @@ func resolveLexical(root, lex, input string) (Resolved, error) {
 }
 
 // walk resolves lex (slash-separated, normal) beneath root.
-func walk(root, lex, input string) (string, bool, []string, *PathError) {
+func (sc *StatCache) walk(root, lex, input string) (string, bool, []string, *PathError) {
 	cur := root
 	if lex == "" {
 		return cur, true, nil, nil
@@ -130,7 +135,7 @@ func walk(root, lex, input string) (string, bool, []string, *PathError) {
 		if len(cand) > MaxPathLen {
 			return "", false, nil, &PathError{Kind: KindTooLong, Path: input, Msg: "resolved path is longer than 4096 bytes"}
 		}
-		fi, err := os.Lstat(cand)
+		mode, err := sc.lstat(cand)
 		if err != nil {
 			if isNotExist(err) {
 				if linked {
@@ -154,7 +159,7 @@ func walk(root, lex, input string) (string, bool, []string, *PathError) {
 			}
 			return "", false, nil, osPathError(input, err)
 		}
-		if !isLink(fi) {
+		if !isLink(mode) {
 			cur = cand
 			continue
 		}
@@ -163,7 +168,7 @@ func walk(root, lex, input string) (string, bool, []string, *PathError) {
 		if hops > MaxSymlinks {
 			return "", false, nil, &PathError{Kind: KindLoop, Path: input, Msg: "too many levels of symbolic links"}
 		}
-		target, err := os.Readlink(cand)
+		target, err := sc.readlink(cand)
 		if err != nil {
 			return "", false, nil, osPathError(input, err)
 		}
@@ -229,10 +234,10 @@ func joinOS(dir, name string) string {
 	return dir + string(filepath.Separator) + name
 }
 
-// isLink reports whether fi is a symlink, or on Windows a junction (which
-// Go reports as irregular since 1.23 but which redirects like a link).
-func isLink(fi fs.FileInfo) bool {
-	m := fi.Mode()
+// isLink reports whether m is a symlink's, or on Windows a junction's
+// (which Go reports as irregular since 1.23 but which redirects like a
+// link).
+func isLink(m fs.FileMode) bool {
 	return m&fs.ModeSymlink != 0 || (platform.Host == platform.Windows && m&fs.ModeIrregular != 0)
 }
 

@@ -28,7 +28,14 @@ type Checker struct {
 // still confined to the workspace. A malformed policy is a *PolicyError
 // (a config error, never a silent widening).
 func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
-	canon, err := CanonicalRoot(root)
+	return (*StatCache)(nil).NewChecker(root, p)
+}
+
+// NewChecker is the package's NewChecker with c's answers for its
+// one-time checks (the root, and that every rule path is canonical); the
+// Checker's decisions still look at the live disk.
+func (sc *StatCache) NewChecker(root string, p *AccessPolicy) (*Checker, error) {
+	canon, err := sc.CanonicalRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +46,7 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 	if err := Validate(p); err != nil {
 		return nil, err
 	}
-	if err := checkCanonicalRules(canon, p.FS); err != nil {
+	if err := sc.checkCanonicalRules(canon, p.FS); err != nil {
 		return nil, err
 	}
 	c.fsTrie = newFsTrie()
@@ -89,14 +96,14 @@ func NewChecker(root string, p *AccessPolicy) (*Checker, error) {
 // keys, so such a rule would silently never apply, and for a deny rule
 // (`alias` where alias -> secret) that is a widening. A compiled policy
 // always passes; a hand-written or stale one fails closed.
-func checkCanonicalRules(root string, rules []FsRule) error {
+func (sc *StatCache) checkCanonicalRules(root string, rules []FsRule) error {
 	var errs []error
 	for i, r := range rules {
 		if r.External {
 			continue
 		}
 		key, _ := LexicalRel(r.LexicalPath)
-		res, err := resolveLexical(root, key, r.LexicalPath)
+		res, err := sc.resolveLexical(root, key, r.LexicalPath)
 		switch {
 		case err != nil:
 			errs = append(errs, &PolicyError{Section: "fs", Index: i, Err: fmt.Errorf("lexical_path %q cannot be resolved: %w", r.LexicalPath, err)})
@@ -112,6 +119,10 @@ func checkCanonicalRules(root string, rules []FsRule) error {
 // CanonicalRoot makes root absolute and resolves its symlinks; it must be
 // an existing directory.
 func CanonicalRoot(root string) (string, error) {
+	return canonicalRootOnDisk(root)
+}
+
+func canonicalRootOnDisk(root string) (string, error) {
 	if root == "" {
 		return "", &PathError{Kind: KindInvalid, Path: root, Msg: "workspace root is empty"}
 	}

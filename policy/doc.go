@@ -7,6 +7,9 @@
 //     dangling links, loops, NUL bytes and over-long paths);
 //   - BindRule and BindAll, the compile-time canonicalisation and
 //     classification of fs rule paths (the compiler runs the approvals);
+//   - StatCache, which runs the same routines with each distinct path
+//     looked up on disk once, for a caller binding many rules in one pass
+//     (compile, and lint within it);
 //   - Checker, which answers fs, net, env, config and command questions
 //     for one tool and renders Decisions as the `check --json` contract;
 //   - the pure matchers (MatchEnv, MatchCommand, MatchConfig) and

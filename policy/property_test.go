@@ -1,9 +1,11 @@
 package policy_test
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/policytest"
@@ -16,20 +18,7 @@ import (
 // resolution agrees with filepath.EvalSymlinks; and that the trie agrees
 // with a linear longest-prefix scan (RFD 076's reference algorithm).
 func TestPropertyConfinement(t *testing.T) {
-	seeds := 40
-	if testing.Short() {
-		seeds = 10
-	}
-	for seed := 0; seed < seeds; seed++ {
-		r := rand.New(rand.NewSource(int64(seed)))
-		base, err := filepath.EvalSymlinks(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := policytest.New(r, base)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forRandomWorlds(t, func(seed int, _ *rand.Rand, w policytest.World) {
 		c, err := policy.NewChecker(w.Root, w.Policy)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -40,6 +29,27 @@ func TestPropertyConfinement(t *testing.T) {
 				checkInvariant(t, seed, w, c, cp, in, d)
 			}
 		}
+	})
+}
+
+// forRandomWorlds runs f on 40 random workspaces (10 with -short), each
+// in its own directory, with the generator that made it.
+func forRandomWorlds(t *testing.T, f func(seed int, r *rand.Rand, w policytest.World)) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 10
+	}
+	for seed := range seeds {
+		r := rand.New(rand.NewSource(int64(seed)))
+		base, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := policytest.New(r, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(seed, r, w)
 	}
 }
 
@@ -172,4 +182,38 @@ func splitSlash(s string) []string {
 		}
 	}
 	return out
+}
+
+// Random worlds (links inside, outside, dangling, looping): binding every
+// input through one StatCache, ordinary and external, gives exactly what
+// binding on the disk gives, and so does a checker made through it.
+func TestPropertyStatCacheMatchesDisk(t *testing.T) {
+	forRandomWorlds(t, func(seed int, r *rand.Rand, w policytest.World) {
+		var rules []policy.RuleInput
+		for _, in := range w.Inputs {
+			rules = append(rules, policy.RuleInput{Path: in, External: r.Intn(4) == 0})
+		}
+		c := policy.NewStatCache()
+		want := policy.BindAll(w.Root, rules)
+		for pass := range 2 {
+			if got := c.BindAll(w.Root, rules); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d pass %d: cached BindAll differs:\ngot  %+v\nwant %+v", seed, pass, got, want)
+			}
+		}
+		gc, gerr := c.NewChecker(w.Root, w.Policy)
+		wc, werr := policy.NewChecker(w.Root, w.Policy)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("seed %d: NewChecker through the cache: %v; on the disk: %v", seed, gerr, werr)
+		}
+		if werr != nil {
+			return
+		}
+		for _, in := range w.Inputs {
+			for _, cp := range policy.Capabilities {
+				if g, w := gc.CheckFS(cp, in), wc.CheckFS(cp, in); !reflect.DeepEqual(g, w) {
+					t.Fatalf("seed %d: CheckFS(%v, %q): %+v vs %+v", seed, cp, in, g, w)
+				}
+			}
+		}
+	})
 }

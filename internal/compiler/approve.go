@@ -10,6 +10,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // MountPrompt is what the user is shown before an external target is
@@ -32,9 +33,9 @@ type Prompter interface {
 	ApproveMount(MountPrompt) (bool, error)
 }
 
-func runLint(l *config.Loaded, store *approvals.Store, opts *Options) []diag.Diagnostic {
+func runLint(l *config.Loaded, store *approvals.Store, opts *Options, disk *policy.StatCache) []diag.Diagnostic {
 	home, _ := os.UserHomeDir()
-	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: store.Path()})
+	all := lint.Run(l, lint.Options{Approvals: store, Getenv: opts.getenv, Home: home, ApprovalsFile: store.Path(), Disk: disk})
 	// Broken links and unapproved targets are the compiler's own business:
 	// it prompts, or drops the rule with a warning under the same ID and
 	// at the same place, naming the command to approve it; lint's

@@ -20,11 +20,13 @@ type boundRule struct {
 }
 
 // bindAll canonicalises every fs rule of every compiled tool through
-// policy.BindRule, the one routine that decides where a rule path lands.
+// policy.BindRule, the one routine that decides where a rule path lands,
+// through disk, the view of the file system lint bound the same rules
+// through.
 // Lint has already refused rules that escape or that mark an in-workspace
 // path external; any such error that still reaches here is fatal, never a
 // silently widened rule.
-func bindAll(root string, l *config.Loaded, names []string) (map[string][]boundRule, []diag.Diagnostic, error) {
+func bindAll(disk *policy.StatCache, root string, l *config.Loaded, names []string) (map[string][]boundRule, []diag.Diagnostic, error) {
 	out := map[string][]boundRule{}
 	var warns []diag.Diagnostic
 	for _, name := range names {
@@ -36,7 +38,7 @@ func bindAll(root string, l *config.Loaded, names []string) (map[string][]boundR
 		for i, r := range t.Access.FS {
 			inputs[i] = policy.RuleInput{Path: r.Path, External: r.External != nil && *r.External}
 		}
-		results := policy.BindAll(root, inputs)
+		results := disk.BindAll(root, inputs)
 		rules := make([]boundRule, 0, len(results))
 		for i, res := range results {
 			r := t.Access.FS[i]
@@ -82,7 +84,7 @@ func isBrokenLink(err error) bool {
 // its caret too), or the rule's own position when the key was not
 // written.
 func keyPos(p diag.Position, keys config.Keys, key string) diag.Position {
-	if kp, ok := keys[key]; ok {
+	if kp, ok := keys.Get(key); ok {
 		return kp
 	}
 	return p

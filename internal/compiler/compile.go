@@ -14,6 +14,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Options configure one compilation.
@@ -102,7 +103,10 @@ func Build(opts Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	findings := runLint(l, store, &opts)
+	// One view of the disk for lint's binding and checkers and for
+	// compile's binding: each rule path is looked up once per compile.
+	disk := policy.NewStatCache()
+	findings := runLint(l, store, &opts, disk)
 	diags = append(diags, findings...)
 	if diag.List(diags).HasErrors() {
 		diag.Sort(diags)
@@ -118,8 +122,14 @@ func Build(opts Options) (_ *Result, err error) {
 		if out == "" {
 			out = defaultOutDir(root)
 		}
+		_, serr := os.Stat(out)
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, err
+		}
+		if serr != nil {
+			// Lint's answers predate the directories just made (a rule
+			// may name them): bind on a fresh view, as without a cache.
+			disk = policy.NewStatCache()
 		}
 		if opts.stream {
 			// Compile writes the new artifact into a stage inside it
@@ -128,6 +138,7 @@ func Build(opts Options) (_ *Result, err error) {
 			if serr != nil {
 				return nil, serr
 			}
+			disk.Forget(st.dir)
 			opts.stage = st
 			defer func() {
 				if err != nil {
@@ -138,7 +149,7 @@ func Build(opts Options) (_ *Result, err error) {
 	}
 
 	names := localTools(l)
-	bound, bdiags, err := bindAll(root, l, names)
+	bound, bdiags, err := bindAll(disk, root, l, names)
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +169,10 @@ func Build(opts Options) (_ *Result, err error) {
 	}
 	emittedTools := map[string]emit.Tool{}
 	// One view of the disk for every tool's emitters (emit.CachedFS).
-	disk := emit.NewCachedFS()
+	emitDisk := emit.NewCachedFS()
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
-		et.FS = disk
+		et.FS = emitDisk
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)

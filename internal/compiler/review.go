@@ -198,13 +198,18 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 			return out, err
 		}
 	}
-	err = res.stage.commit()
+	removed, err := res.stage.commit()
 	res.stage = nil
 	if err != nil {
 		return out, err
 	}
+	// The previous artifact is removed while the pin is written.
 	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, reviewed); err != nil {
+		removed()
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
+	}
+	if err := removed(); err != nil {
+		return out, fmt.Errorf("removing the previous artifact: %w", err)
 	}
 	return out, nil
 }

@@ -15,8 +15,8 @@ import (
 
 func ruleKeys(n *tomlpos.Node) Keys {
 	k := make(Keys, len(n.Keys))
-	for _, name := range n.Keys {
-		k[name] = n.Fields[name].Pos
+	for i, name := range n.Keys {
+		k[i] = Key{Name: name, Pos: n.Fields[name].Pos}
 	}
 	return k
 }

@@ -60,7 +60,7 @@ commands.git = { args = [["status"]] }
 		t.Errorf("access pos %v", a.Pos)
 	}
 	r := a.FS[0]
-	if r.Pos.Line != 5 || r.Pos.Col != 1 || r.Keys["external"].Line != 7 || r.External == nil || !*r.External {
+	if ext, ok := r.Keys.Get("external"); !ok || r.Pos.Line != 5 || r.Pos.Col != 1 || ext.Line != 7 || r.External == nil || !*r.External {
 		t.Errorf("fs rule %+v", r)
 	}
 	if a.Net != nil || a.Env != nil || a.Config != nil {

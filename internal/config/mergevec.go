@@ -58,6 +58,7 @@ func parseVec[T any](n *tomlpos.Node, decode func(*tomlpos.Node) (T, bool)) (vec
 	}
 	in.items = []T{}
 	if arr != nil {
+		in.items = make([]T, 0, len(arr.Items))
 		for _, it := range arr.Items {
 			if v, ok := decode(it); ok {
 				in.items = append(in.items, v)

@@ -8,8 +8,9 @@ import (
 )
 
 // bindFS binds a tool's fs rules exactly as the compiler does, through
-// policy.BindAll, so lint reports the errors compile would hit.
-func bindFS(root string, rules []config.FsRule) []*boundRule {
+// policy.BindAll (through disk, nil for the live disk), so lint reports
+// the errors compile would hit.
+func bindFS(disk *policy.StatCache, root string, rules []config.FsRule) []*boundRule {
 	in := make([]policy.RuleInput, len(rules))
 	for i, r := range rules {
 		in[i] = policy.RuleInput{Path: r.Path, External: r.External != nil && *r.External}
@@ -21,7 +22,7 @@ func bindFS(root string, rules []config.FsRule) []*boundRule {
 		}
 		return out
 	}
-	for i, res := range policy.BindAll(root, in) {
+	for i, res := range disk.BindAll(root, in) {
 		b := &boundRule{}
 		if res.Err != nil {
 			var re *policy.RuleError

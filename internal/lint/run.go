@@ -7,6 +7,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Approvals is what lint needs of the approvals store (RFD D43): the
@@ -32,6 +33,10 @@ type Options struct {
 	// ApprovalsFile is the approvals store in use, when it is not in the
 	// default place; lint warns about mounts that can write it.
 	ApprovalsFile string
+	// Disk is the view of the file system rule paths are bound through;
+	// nil asks the disk for every lookup. Compile passes the one it binds
+	// with afterwards, so each path is looked up once per compile.
+	Disk *policy.StatCache
 }
 
 // pass is what one rule's check sees.
@@ -156,7 +161,7 @@ func sourceKind(s string) string {
 // recorded it (`path = "/etc"` underlines `"/etc"`), or fallback when the
 // key was not written.
 func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) diag.Position {
-	if kp, ok := keys[key]; ok && !kp.IsZero() {
+	if kp, ok := keys.Get(key); ok && !kp.IsZero() {
 		return kp
 	}
 	return fallback

@@ -88,7 +88,7 @@ func newState(l *config.Loaded, opts Options) *state {
 			continue
 		}
 		tf := &toolFS{tool: t}
-		results := bindFS(l.Root, t.Access.FS)
+		results := bindFS(opts.Disk, l.Root, t.Access.FS)
 		ap := &policy.AccessPolicy{}
 		for i := range t.Access.FS {
 			b := results[i]
@@ -111,7 +111,7 @@ func newState(l *config.Loaded, opts Options) *state {
 		if len(ap.FS) > 0 && l.Root != "" {
 			// A checker that cannot be built leaves winner() empty: the
 			// rules that depend on it stay silent rather than guess.
-			if c, err := policy.NewChecker(l.Root, ap); err == nil {
+			if c, err := opts.Disk.NewChecker(l.Root, ap); err == nil {
 				tf.checker = c
 			}
 		}

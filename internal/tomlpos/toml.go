@@ -24,13 +24,16 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	b := &builder{li: newLineIndex(file, data), data: data}
+	b := &builder{li: newLineIndex(file, data), data: data, names: map[string]string{}}
 	return b.build()
 }
 
 type builder struct {
 	li   *lineIndex
 	data []byte
+	// names interns key names: a large config repeats the same few keys
+	// (path, read, write, access, fs, ...) hundreds of thousands of times.
+	names map[string]string
 }
 
 func (b *builder) errAt(off int, format string, args ...any) error {
@@ -71,14 +74,28 @@ type keyPart struct {
 	end  int
 }
 
-func keyParts(e *unstable.Node) []keyPart {
-	var parts []keyPart
-	it := e.Key()
-	for it.Next() {
+// keyParts lists a key's dotted parts, in one allocation of the right
+// size (appending grew a header's five parts four times over).
+func (b *builder) keyParts(e *unstable.Node) []keyPart {
+	n := 0
+	for it := e.Key(); it.Next(); {
+		n++
+	}
+	parts := make([]keyPart, 0, n)
+	for it := e.Key(); it.Next(); {
 		k := it.Node()
-		parts = append(parts, keyPart{name: string(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
+		parts = append(parts, keyPart{name: b.intern(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
 	}
 	return parts
+}
+
+func (b *builder) intern(name []byte) string {
+	if s, ok := b.names[string(name)]; ok {
+		return s
+	}
+	s := string(name)
+	b.names[s] = s
+	return s
 }
 
 // headerStart finds the `[` (or the first `[` of `[[`) before a header's
@@ -98,7 +115,7 @@ func (b *builder) headerStart(keyOff int, double bool) int {
 }
 
 func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
-	parts := keyParts(e)
+	parts := b.keyParts(e)
 	if len(parts) == 0 {
 		return nil, b.errAt(0, "empty table header")
 	}
@@ -167,7 +184,7 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 // inline table); inside an inline table, any table of that inline table.
 // It returns the offset just past the value.
 func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, error) {
-	parts := keyParts(e)
+	parts := b.keyParts(e)
 	if len(parts) == 0 {
 		return 0, b.errAt(0, "empty key")
 	}
