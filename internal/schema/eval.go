@@ -101,7 +101,7 @@ func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 			}
 		}
 		if s.pattern != nil && !s.pattern.MatchString(v.Str) {
-			e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.String()), nil)
+			e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.src), nil)
 		}
 	case tomlpos.Integer, tomlpos.Float:
 		if s.minimum != nil && compareNumber(v, s.minimum) < 0 {
