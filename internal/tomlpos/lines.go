@@ -19,7 +19,8 @@ type lineIndex struct {
 }
 
 func newLineIndex(file string, data []byte) *lineIndex {
-	li := &lineIndex{file: file, data: data, starts: []int{0}}
+	starts := make([]int, 1, bytes.Count(data, []byte{'\n'})+1)
+	li := &lineIndex{file: file, data: data, starts: starts}
 	for i, b := range data {
 		if b == '\n' {
 			li.starts = append(li.starts, i+1)

@@ -28,9 +28,30 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 	return b.build()
 }
 
+// builder turns go-toml's AST into a Node tree. It reuses one buffer for
+// the key parts of every expression and one string per distinct key
+// name: a config repeats the same few keys (path, read, write) in every
+// rule, and each fresh heap page is a page fault on a short-lived
+// process (docs/lint.md).
 type builder struct {
-	li   *lineIndex
-	data []byte
+	li    *lineIndex
+	data  []byte
+	parts []keyPart
+	names map[string]string
+}
+
+// name returns the key name d as a string, one allocation per distinct
+// name.
+func (b *builder) name(d []byte) string {
+	if s, ok := b.names[string(d)]; ok {
+		return s
+	}
+	if b.names == nil {
+		b.names = make(map[string]string, 32)
+	}
+	s := string(d)
+	b.names[s] = s
+	return s
 }
 
 func (b *builder) errAt(off int, format string, args ...any) error {
@@ -71,13 +92,17 @@ type keyPart struct {
 	end  int
 }
 
-func keyParts(e *unstable.Node) []keyPart {
-	var parts []keyPart
+// keyParts returns the parts of e's key in the builder's buffer, valid
+// until the next call: the callers are done with them (keyValue copies
+// the last part) before a nested inline table reads its own keys.
+func (b *builder) keyParts(e *unstable.Node) []keyPart {
+	parts := b.parts[:0]
 	it := e.Key()
 	for it.Next() {
 		k := it.Node()
-		parts = append(parts, keyPart{name: string(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
+		parts = append(parts, keyPart{name: b.name(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
 	}
+	b.parts = parts
 	return parts
 }
 
@@ -98,7 +123,7 @@ func (b *builder) headerStart(keyOff int, double bool) int {
 }
 
 func (b *builder) header(root *Node, e *unstable.Node) (*Node, error) {
-	parts := keyParts(e)
+	parts := b.keyParts(e)
 	if len(parts) == 0 {
 		return nil, b.errAt(0, "empty table header")
 	}
@@ -167,7 +192,7 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 // inline table); inside an inline table, any table of that inline table.
 // It returns the offset just past the value.
 func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, error) {
-	parts := keyParts(e)
+	parts := b.keyParts(e)
 	if len(parts) == 0 {
 		return 0, b.errAt(0, "empty key")
 	}
