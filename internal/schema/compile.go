@@ -49,7 +49,7 @@ type schemaNode struct {
 	ref      *schemaNode
 	refName  string
 	types    []string // nil: any type
-	props    []prop // sorted by name
+	props    []prop   // sorted by name
 	required []string
 	// additional is the schema for properties not in props; nil when the
 	// keyword is absent or true. noAdditional is additionalProperties: false.
