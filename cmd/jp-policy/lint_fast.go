@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -45,10 +46,8 @@ func parseLintFast(args []string) (c *LintCmd, color string, ok bool) {
 		switch name {
 		case "cfg", "ignore": // repeatable
 		default:
-			for _, s := range seen {
-				if s == name {
-					return nil, "", false
-				}
+			if slices.Contains(seen, name) {
+				return nil, "", false
 			}
 			seen = append(seen, name)
 		}
