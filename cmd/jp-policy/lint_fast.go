@@ -29,18 +29,8 @@ func parseLintFast(args []string) (c *LintCmd, color string, ok bool) {
 		if !utf8.ValidString(a) || i+1 < len(args) && !utf8.ValidString(args[i+1]) {
 			return nil, "", false // kong rewrites invalid UTF-8
 		}
-		name, value, hasValue := "", "", false
-		switch {
-		case strings.HasPrefix(a, "--") && len(a) > 2:
-			name = a[2:]
-			if k, v, ok := strings.Cut(name, "="); ok {
-				name, value, hasValue = k, v, true
-			}
-		case a == "-w":
-			name = "workspace"
-		case a == "-q":
-			name = "quiet"
-		default:
+		name, value, hasValue, ok := fastFlag(a, map[string]string{"-w": "workspace", "-q": "quiet"})
+		if !ok {
 			return nil, "", false
 		}
 		switch name {
@@ -117,4 +107,21 @@ func lintPath(v string) string {
 		return v
 	}
 	return kong.ExpandPath(v)
+}
+
+// fastFlag reads one argument of a fast parser: --name, --name=value, or a
+// short flag listed in shorts (short to long name), nothing else. ok is
+// false for anything else, which the caller leaves to kong.
+func fastFlag(a string, shorts map[string]string) (name, value string, hasValue, ok bool) {
+	if strings.HasPrefix(a, "--") && len(a) > 2 {
+		name = a[2:]
+		if k, v, found := strings.Cut(name, "="); found {
+			return k, v, true, true
+		}
+		return name, "", false, true
+	}
+	if long, found := shorts[a]; found {
+		return long, "", false, true
+	}
+	return "", "", false, false
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -135,15 +134,8 @@ func TestLintFastRunsLikeKong(t *testing.T) {
 		if _, _, ok := parseLintFast(args[1:]); !ok {
 			t.Fatalf("%q: the fast path declined a plain line", line)
 		}
-		run1 := func(full bool) (int, string, string) {
-			fullGrammar = full
-			defer func() { fullGrammar = false }()
-			var out, errb bytes.Buffer
-			code := run(args, strings.NewReader(""), &out, &errb)
-			return code, out.String(), errb.String()
-		}
-		c1, o1, e1 := run1(true)
-		c2, o2, e2 := run1(false)
+		c1, o1, e1 := runLine(args, true)
+		c2, o2, e2 := runLine(args, false)
 		if c1 != c2 || o1 != o2 || e1 != e2 {
 			t.Errorf("%q differs:\nkong: exit %d\n%s%s\nfast: exit %d\n%s%s", line, c1, o1, e1, c2, o2, e2)
 		}
