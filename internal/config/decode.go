@@ -13,13 +13,7 @@ import (
 // wrong type is left unset, which reads as "not granted": the schema has
 // already reported it, and an invalid value must never widen a grant.
 
-func ruleKeys(n *tomlpos.Node) Keys {
-	k := make(Keys, len(n.Keys))
-	for _, name := range n.Keys {
-		k[name] = n.Fields[name].Pos
-	}
-	return k
-}
+func ruleKeys(n *tomlpos.Node) Keys { return Keys{table: n} }
 
 func boolField(n *tomlpos.Node, key string) *bool {
 	if f := n.Get(key); f != nil && f.Kind == tomlpos.Bool {

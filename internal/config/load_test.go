@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // testWorkspace makes a workspace with its own global and data dirs and
@@ -60,7 +61,8 @@ commands.git = { args = [["status"]] }
 		t.Errorf("access pos %v", a.Pos)
 	}
 	r := a.FS[0]
-	if r.Pos.Line != 5 || r.Pos.Col != 1 || r.Keys["external"].Line != 7 || r.External == nil || !*r.External {
+	ext, _ := r.Keys.Pos("external")
+	if r.Pos.Line != 5 || r.Pos.Col != 1 || ext.Line != 7 || r.External == nil || !*r.External {
 		t.Errorf("fs rule %+v", r)
 	}
 	if a.Net != nil || a.Env != nil || a.Config != nil {
@@ -351,5 +353,28 @@ func TestCfgForms(t *testing.T) {
 		if strings.Join(paths, " ") != tc.fs || tl.Run.Value != tc.run {
 			t.Errorf("%v: fs %v run %q, want %q %q", tc.cfg, paths, tl.Run.Value, tc.fs, tc.run)
 		}
+	}
+}
+
+// TestRuleKeys: a rule gives the span of each key it writes, and nothing
+// for a key it does not.
+func TestRuleKeys(t *testing.T) {
+	root, err := tomlpos.ParseTOML("c.toml", []byte("[[conversation.tools.t.access.fs]]\npath = \"src\"\nread = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := root.Get("conversation").Get("tools").Get("t").Get("access").Get("fs").Items[0]
+	r, ok := decodeFS(rule)
+	if !ok {
+		t.Fatal("the rule did not decode")
+	}
+	if p, ok := r.Keys.Pos("path"); !ok || p.Line != 2 || p.Col != 8 || p.EndCol != 13 {
+		t.Errorf("path value at %+v, %v; want 2:8-2:13", p, ok)
+	}
+	if _, ok := r.Keys.Pos("write"); ok {
+		t.Error("a key the rule does not write has a position")
+	}
+	if _, ok := (Keys{}).Pos("path"); ok {
+		t.Error("the zero Keys has a position")
 	}
 }

@@ -1,6 +1,9 @@
 package config
 
-import "github.com/jp-policy/jp-policy/internal/diag"
+import (
+	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
+)
 
 // LayerKind names where a config file sits in JP's load order.
 type LayerKind string
@@ -129,10 +132,22 @@ type Replacement struct {
 	Dropped []diag.Position // the rules it dropped, oldest first
 }
 
-// Keys maps each key written inside a rule to the span of its value, as
-// the parser recorded it, so a diagnostic can underline `"/etc"` in
-// `path = "/etc"` rather than the whole table.
-type Keys map[string]diag.Position
+// Keys gives the span of each key's value written inside a rule, as the
+// parser recorded it, so a diagnostic can underline `"/etc"` in
+// `path = "/etc"` rather than the whole table. It reads the rule's parsed
+// table when asked rather than copying every key into a map per rule:
+// those maps were the largest allocation of a lint run, and each fresh
+// heap page costs a page fault (docs/lint.md).
+type Keys struct{ table *tomlpos.Node }
+
+// Pos returns the span of key's value, or false when the rule does not
+// write key.
+func (k Keys) Pos(key string) (diag.Position, bool) {
+	if f := k.table.Get(key); f != nil {
+		return f.Pos, true
+	}
+	return diag.Position{}, false
+}
 
 // FsRule is one `access.fs` entry as written (before canonicalisation).
 type FsRule struct {
