@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	toml "github.com/pelletier/go-toml/v2"
@@ -24,20 +25,41 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	b := &builder{li: newLineIndex(file, data), data: data}
-	return b.build()
+	s := scratchPool.Get().(*scratch)
+	b := &builder{li: newLineIndex(file, data), data: data, scratch: s}
+	root, err = b.build()
+	// Not reached after a panic: a parser in an unknown state is dropped.
+	if len(s.names) > maxNames {
+		s.names = nil
+	}
+	scratchPool.Put(s)
+	return root, err
 }
 
-// builder turns go-toml's AST into a Node tree. It reuses one buffer for
-// the key parts of every expression and one string per distinct key
-// name: a config repeats the same few keys (path, read, write) in every
-// rule, and each fresh heap page is a page fault on a short-lived
-// process (docs/lint.md).
-type builder struct {
-	li    *lineIndex
-	data  []byte
+// scratch is what parses reuse, one document after another: go-toml's
+// parser (its AST buffer grows to the largest document), the key-part
+// buffer and one string per distinct key name. A workspace repeats the
+// same keys (path, read, write) in every rule of every file, and each
+// fresh heap page is a page fault on a short-lived process (docs/lint.md):
+// JP's own config, ~100 files, allocated 260 kB of AST buffers alone.
+// Nothing in a returned tree points into it.
+type scratch struct {
+	p     unstable.Parser
 	parts []keyPart
 	names map[string]string
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxNames bounds the key-name cache of a long-lived process that parses
+// many unrelated documents.
+const maxNames = 4096
+
+// builder turns go-toml's AST into a Node tree.
+type builder struct {
+	li   *lineIndex
+	data []byte
+	*scratch
 }
 
 // name returns the key name d as a string, one allocation per distinct
@@ -47,7 +69,7 @@ func (b *builder) name(d []byte) string {
 		return s
 	}
 	if b.names == nil {
-		b.names = make(map[string]string, 32)
+		b.names = make(map[string]string)
 	}
 	s := string(d)
 	b.names[s] = s
@@ -59,7 +81,7 @@ func (b *builder) errAt(off int, format string, args ...any) error {
 }
 
 func (b *builder) build() (*Node, error) {
-	var p unstable.Parser
+	p := &b.p
 	p.Reset(b.data)
 	root := &Node{Kind: Table, Pos: diag.Position{File: b.li.file, Line: 1, Col: 1}, origin: originHeader}
 	cur := root
