@@ -378,3 +378,42 @@ func TestRuleKeys(t *testing.T) {
 		t.Error("the zero Keys has a position")
 	}
 }
+
+// TestRealPath: the per-directory cache resolves every path as
+// filepath.EvalSymlinks does (symlinked directories and files, missing
+// files, a second file in a cached directory).
+func TestRealPath(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.toml", "b.toml", "sub/c.toml"} {
+		if err := os.WriteFile(filepath.Join(real, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "link")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Symlink(filepath.Join(real, "a.toml"), filepath.Join(real, "alias.toml")); err != nil {
+		t.Fatal(err)
+	}
+	ld := &loader{}
+	for _, p := range []string{
+		"real/a.toml", "link/a.toml", "link/b.toml", "link/alias.toml", "real/alias.toml",
+		"link/sub/c.toml", "link/missing.toml", "missing/x.toml", "link", "link/sub/../b.toml",
+	} {
+		path := filepath.Clean(filepath.Join(dir, p))
+		want := path
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			want = r
+		}
+		if got := ld.realPath(path); got != want {
+			t.Errorf("realPath(%s) = %s, want %s", p, got, want)
+		}
+	}
+	if len(ld.realDirs) == 0 {
+		t.Error("nothing was cached: the test does not exercise the cache")
+	}
+}
