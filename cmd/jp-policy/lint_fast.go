@@ -1,11 +1,11 @@
 package main
 
 import (
+	"os/user"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/kong"
 )
 
 // parseLintFast parses `jp-policy lint` arguments without kong, for the
@@ -100,13 +100,26 @@ func parseLintFast(args []string) (c *LintCmd, color string, ok bool) {
 	return c, color, true
 }
 
-// lintPath is kong's `type:"path"` mapping, so both parsers give lint the
-// same directory.
+// lintPath is kong's `type:"path"` mapping (kong.ExpandPath: absolute
+// as is, "~/" under the user's home directory from the user database,
+// anything else made absolute), so both parsers give lint the same
+// directory. Written out rather than called so that lint's own code does
+// not pull in kong, whose package init compiles regexps (a lint-only
+// binary, docs/lint.md); TestLintFastMatchesKong compares the two.
 func lintPath(v string) string {
-	if v == "-" {
+	switch {
+	case v == "-", filepath.IsAbs(v):
+		return v
+	case strings.HasPrefix(v, "~/"):
+		if u, err := user.Current(); err == nil {
+			return filepath.Join(u.HomeDir, v[2:])
+		}
 		return v
 	}
-	return kong.ExpandPath(v)
+	if abs, err := filepath.Abs(v); err == nil {
+		return abs
+	}
+	return v
 }
 
 // fastFlag reads one argument of a fast parser: --name, --name=value, or a

@@ -40,6 +40,11 @@ var lintFastLines = []string{
 	"--workspace ~/ws",
 	"--format github --cfg @p",
 	"--cfg=-x",
+	"--workspace=-",
+	"--workspace=",
+	"--approvals=~/store.json -w ../up/./ws",
+	"-w ~",
+	"-w ~user/ws",
 	// Declined by the fast path:
 	"--help",
 	"-h",
