@@ -118,15 +118,14 @@ type compiledSchema struct {
 
 //go:generate go test -run TestBuiltinSchemaUpToDate -update
 
-// loadSchema builds the compiled schema once, on first use: nothing of it
-// runs at program start. It does not decode schema.json: builtinSchema
-// (builtin_schema.go) is compileSchema's result written out as Go by
-// TestBuiltinSchemaUpToDate, which fails when schema.json and the
-// generated file disagree. Decoding and compiling the JSON cost every
+// loadSchema returns the compiled schema. It does not decode schema.json:
+// builtinSchema (builtin_schema.go) is compileSchema's result written out
+// as Go by TestBuiltinSchemaUpToDate, which fails when schema.json and
+// the generated file disagree. Decoding and compiling the JSON cost every
 // lint, compile and check run about 80 page faults (~2.5 ms on a machine
 // where a fault costs 35 µs); the generated nodes are static data the
 // linker lays out, so nothing runs to build them.
-var loadSchema = sync.OnceValues(func() (*compiledSchema, error) { return builtinSchema(), nil })
+func loadSchema() (*compiledSchema, error) { return builtinSchema(), nil }
 
 // keysAt lists, sorted, the properties of the subschema at loc (a JSON
 // pointer inside schema.json, as schemaViolation.Loc has), or nil.
