@@ -16,7 +16,7 @@
 # Two more binaries, built through `go build -overlay` so no file is added
 # to the repository, show where the time goes (docs/lint.md):
 #   - "jp-policy start": the same jp-policy binary whose main returns at
-#     once: the runtime start of the 17 MB binary plus every package init,
+#     once: the runtime start of the 12 MB binary plus every package init,
 #     the floor of any jp-policy command;
 #   - "lint-only": lint's own code (cmd/jp-policy's cmd_lint.go and the
 #     files it uses) in a binary of its own, what a separate lint binary
