@@ -82,7 +82,7 @@ func isBrokenLink(err error) bool {
 // its caret too), or the rule's own position when the key was not
 // written.
 func keyPos(p diag.Position, keys config.Keys, key string) diag.Position {
-	if kp, ok := keys.Pos(key); ok {
+	if kp, ok := keys.Get(key); ok {
 		return kp
 	}
 	return p

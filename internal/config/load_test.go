@@ -61,8 +61,7 @@ commands.git = { args = [["status"]] }
 		t.Errorf("access pos %v", a.Pos)
 	}
 	r := a.FS[0]
-	ext, _ := r.Keys.Pos("external")
-	if r.Pos.Line != 5 || r.Pos.Col != 1 || ext.Line != 7 || r.External == nil || !*r.External {
+	if ext, ok := r.Keys.Get("external"); !ok || r.Pos.Line != 5 || r.Pos.Col != 1 || ext.Line != 7 || r.External == nil || !*r.External {
 		t.Errorf("fs rule %+v", r)
 	}
 	if a.Net != nil || a.Env != nil || a.Config != nil {
@@ -368,13 +367,13 @@ func TestRuleKeys(t *testing.T) {
 	if !ok {
 		t.Fatal("the rule did not decode")
 	}
-	if p, ok := r.Keys.Pos("path"); !ok || p.Line != 2 || p.Col != 8 || p.EndCol != 13 {
+	if p, ok := r.Keys.Get("path"); !ok || p.Line != 2 || p.Col != 8 || p.EndCol != 13 {
 		t.Errorf("path value at %+v, %v; want 2:8-2:13", p, ok)
 	}
-	if _, ok := r.Keys.Pos("write"); ok {
+	if _, ok := r.Keys.Get("write"); ok {
 		t.Error("a key the rule does not write has a position")
 	}
-	if _, ok := (Keys{}).Pos("path"); ok {
+	if _, ok := (Keys{}).Get("path"); ok {
 		t.Error("the zero Keys has a position")
 	}
 }

@@ -140,9 +140,8 @@ type Replacement struct {
 // heap page costs a page fault (docs/lint.md).
 type Keys struct{ table *tomlpos.Node }
 
-// Pos returns the span of key's value, or false when the rule does not
-// write key.
-func (k Keys) Pos(key string) (diag.Position, bool) {
+// Get returns the span of key's value, if the rule wrote key.
+func (k Keys) Get(key string) (diag.Position, bool) {
 	if f := k.table.Get(key); f != nil {
 		return f.Pos, true
 	}

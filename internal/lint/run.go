@@ -156,7 +156,7 @@ func sourceKind(s string) string {
 // recorded it (`path = "/etc"` underlines `"/etc"`), or fallback when the
 // key was not written.
 func (p *pass) valueOf(keys config.Keys, key string, fallback diag.Position) diag.Position {
-	if kp, ok := keys.Pos(key); ok && !kp.IsZero() {
+	if kp, ok := keys.Get(key); ok && !kp.IsZero() {
 		return kp
 	}
 	return fallback
