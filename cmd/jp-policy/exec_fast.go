@@ -28,8 +28,18 @@ func parseExecFast(args []string) (*ExecCmd, bool) {
 			c.Command = args[i:] // kong's passthrough keeps the "--" too
 			return c, execFlagsConsistent(c, seen)
 		}
-		name, value, hasValue, ok := fastFlag(a, map[string]string{"-t": "tool", "-w": "workspace"})
-		if !ok {
+		name, value, hasValue := a, "", false
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name = a[2:]
+			if k, v, ok := strings.Cut(name, "="); ok {
+				name, value, hasValue = k, v, true
+			}
+		case a == "-t":
+			name = "tool"
+		case a == "-w":
+			name = "workspace"
+		default:
 			return nil, false
 		}
 		if seen[name] {
