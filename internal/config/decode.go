@@ -13,7 +13,13 @@ import (
 // wrong type is left unset, which reads as "not granted": the schema has
 // already reported it, and an invalid value must never widen a grant.
 
-func ruleKeys(n *tomlpos.Node) Keys { return Keys{table: n} }
+func ruleKeys(n *tomlpos.Node) Keys {
+	k := make(Keys, len(n.Keys))
+	for i, name := range n.Keys {
+		k[i] = Key{Name: name, Pos: n.Fields[name].Pos}
+	}
+	return k
+}
 
 func boolField(n *tomlpos.Node, key string) *bool {
 	if f := n.Get(key); f != nil && f.Kind == tomlpos.Bool {
