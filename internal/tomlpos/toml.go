@@ -62,9 +62,9 @@ type builder struct {
 	*scratch
 }
 
-// name returns the key name d as a string, one allocation per distinct
+// intern returns the key name d as a string, one allocation per distinct
 // name.
-func (b *builder) name(d []byte) string {
+func (b *builder) intern(d []byte) string {
 	if s, ok := b.names[string(d)]; ok {
 		return s
 	}
@@ -122,7 +122,7 @@ func (b *builder) keyParts(e *unstable.Node) []keyPart {
 	it := e.Key()
 	for it.Next() {
 		k := it.Node()
-		parts = append(parts, keyPart{name: b.name(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
+		parts = append(parts, keyPart{name: b.intern(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
 	}
 	b.parts = parts
 	return parts
