@@ -21,19 +21,23 @@ func TestCommandGrammarMatchesFull(t *testing.T) {
 	}
 	for _, line := range lines {
 		args := strings.Fields(line)
-		run1 := func(full bool) (int, string, string) {
-			fullGrammar = full
-			defer func() { fullGrammar = false }()
-			var out, errb bytes.Buffer
-			code := run(args, strings.NewReader(""), &out, &errb)
-			return code, out.String(), errb.String()
-		}
-		c1, o1, e1 := run1(true)
-		c2, o2, e2 := run1(false)
+		c1, o1, e1 := runLine(args, true)
+		c2, o2, e2 := runLine(args, false)
 		if c1 != c2 || o1 != o2 || e1 != e2 {
 			t.Errorf("%q differs:\nfull:    exit %d\n%s%s\nreduced: exit %d\n%s%s", line, c1, o1, e1, c2, o2, e2)
 		}
 	}
+}
+
+// runLine runs args in-process, over the full kong model (full, which
+// also turns the fast parsers off) or the way main does, and returns the
+// exit code and both streams.
+func runLine(args []string, full bool) (int, string, string) {
+	fullGrammar = full
+	defer func() { fullGrammar = false }()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
 }
 
 func TestCommandGrammarCoversEveryCommand(t *testing.T) {

@@ -125,6 +125,14 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 			return parsedLine{exec: c, run: func() (bool, int, error) { return false, 0, c.Run(g) }}, 0, false
 		}
 	}
+	// lint runs in pre-commit hooks and editors: the same for its plain
+	// lines (lint_fast.go).
+	if len(args) > 0 && args[0] == "lint" && !fullGrammar {
+		if c, color, ok := parseLintFast(args[1:]); ok {
+			g := &Globals{Color: color, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+			return parsedLine{run: func() (bool, int, error) { return false, 0, c.Run(g) }}, 0, false
+		}
+	}
 	var cli CLI
 	var grammar any = &cli
 	globals := &cli.Globals

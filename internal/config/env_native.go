@@ -40,7 +40,22 @@ type envAssign struct {
 	list, merge bool
 }
 
-var nativeListKey = map[string]string{"fs": "path", "net": "host", "env": "name", "config": "path", "sensitive_paths": ""}
+// nativeListKey names the key that identifies an element of an access
+// list of this kind. A switch, not a package-level map: those are built by
+// code at every jp-policy start.
+func nativeListKey(kind string) (string, bool) {
+	switch kind {
+	case "fs", "config":
+		return "path", true
+	case "net":
+		return "host", true
+	case "env":
+		return "name", true
+	case "sensitive_paths":
+		return "", true
+	}
+	return "", false
+}
 
 // nativeValue is a variable's value after its modifiers: JSON (json set)
 // or a plain string.
@@ -187,7 +202,7 @@ func nativeTool(out *[]envAssign, tool, field string, nv nativeValue) error {
 
 // nativeAccess assigns one key of a tool's access table.
 func nativeAccess(out *[]envAssign, tool, key string, nv nativeValue) error {
-	if primary, ok := nativeListKey[key]; ok {
+	if primary, ok := nativeListKey(key); ok {
 		items, err := nativeList(nv, primary, "conversation.tools."+tool+".access."+key)
 		if err != nil {
 			return err

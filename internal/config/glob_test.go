@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,9 @@ func TestGlobBounded(t *testing.T) {
 	c := &countingFS{FS: os.DirFS(dir), seen: maxGlobEntries}
 	if _, err := c.ReadDir("."); !errors.Is(err, errGlobTooBig) {
 		t.Fatalf("err = %v", err)
+	}
+	if want := strconv.Itoa(maxGlobEntries); !strings.Contains(errGlobTooBig.Error(), want) {
+		t.Fatalf("the message %q does not name the bound %s", errGlobTooBig, want)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // testWorkspace makes a workspace with its own global and data dirs and
@@ -351,5 +352,67 @@ func TestCfgForms(t *testing.T) {
 		if strings.Join(paths, " ") != tc.fs || tl.Run.Value != tc.run {
 			t.Errorf("%v: fs %v run %q, want %q %q", tc.cfg, paths, tl.Run.Value, tc.fs, tc.run)
 		}
+	}
+}
+
+// TestRuleKeys: a rule gives the span of each key it writes, and nothing
+// for a key it does not.
+func TestRuleKeys(t *testing.T) {
+	root, err := tomlpos.ParseTOML("c.toml", []byte("[[conversation.tools.t.access.fs]]\npath = \"src\"\nread = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := root.Get("conversation").Get("tools").Get("t").Get("access").Get("fs").Items[0]
+	r, ok := decodeFS(rule)
+	if !ok {
+		t.Fatal("the rule did not decode")
+	}
+	if p, ok := r.Keys.Get("path"); !ok || p.Line != 2 || p.Col != 8 || p.EndCol != 13 {
+		t.Errorf("path value at %+v, %v; want 2:8-2:13", p, ok)
+	}
+	if _, ok := r.Keys.Get("write"); ok {
+		t.Error("a key the rule does not write has a position")
+	}
+	if _, ok := (Keys{}).Get("path"); ok {
+		t.Error("the zero Keys has a position")
+	}
+}
+
+// TestRealPath: the per-directory cache resolves every path as
+// filepath.EvalSymlinks does (symlinked directories and files, missing
+// files, a second file in a cached directory).
+func TestRealPath(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.toml", "b.toml", "sub/c.toml"} {
+		if err := os.WriteFile(filepath.Join(real, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "link")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Symlink(filepath.Join(real, "a.toml"), filepath.Join(real, "alias.toml")); err != nil {
+		t.Fatal(err)
+	}
+	ld := &loader{}
+	for _, p := range []string{
+		"real/a.toml", "link/a.toml", "link/b.toml", "link/alias.toml", "real/alias.toml",
+		"link/sub/c.toml", "link/missing.toml", "missing/x.toml", "link", "link/sub/../b.toml",
+	} {
+		path := filepath.Clean(filepath.Join(dir, p))
+		want := path
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			want = r
+		}
+		if got := ld.realPath(path); got != want {
+			t.Errorf("realPath(%s) = %s, want %s", p, got, want)
+		}
+	}
+	if len(ld.realDirs) == 0 {
+		t.Error("nothing was cached: the test does not exercise the cache")
 	}
 }

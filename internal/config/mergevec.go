@@ -84,7 +84,8 @@ func parseVec[T any](n *tomlpos.Node, decode func(*tomlpos.Node) (T, bool)) (vec
 //   - Deduplication keeps the first of equal rules.
 func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInput[T], key func(T) string, pos func(T) diag.Position) []T {
 	if !meta.set {
-		out := slices.Clone(in.items)
+		// in.items is parseVec's own new slice: no copy needed.
+		out := in.items
 		if out == nil {
 			out = []T{}
 		}

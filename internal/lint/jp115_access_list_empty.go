@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
@@ -69,7 +70,11 @@ func EnforcedWhenEmpty(list string) string {
 
 // emptyListKey matches a line that only declares an empty list with the
 // default (append) strategy: `net = []`, `access.env = [ ]  # comment`.
-var emptyListKey = regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+// It is compiled on first use, not at every jp-policy start (exec
+// included): compiling it at init was most of this package's init time.
+var emptyListKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+})
 
 // emptyListFix deletes the declarations of an empty list when every one
 // of them is a `name = []` line of a TOML file: appending nothing changes
@@ -84,7 +89,7 @@ func (p *pass) emptyListFix(name string, decls []diag.Position) *diag.Fix {
 			return nil
 		}
 		line, ok := lineOf(src, d.Line)
-		if m := emptyListKey.FindStringSubmatch(line); !ok || m == nil || m[1] != name {
+		if m := emptyListKey().FindStringSubmatch(line); !ok || m == nil || m[1] != name {
 			return nil
 		}
 		fix.Edits = append(fix.Edits, deleteLines("", d.File, d.Line, d.Line).Edits...)

@@ -66,3 +66,20 @@ func TestRelUnder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRelUnder: the prefix shortcut answers as filepath.Rel does.
+func FuzzRelUnder(f *testing.F) {
+	for _, c := range [][2]string{{"/a/b", "/a/b/c"}, {"/", "/x"}, {"/a/b", "/a/bc"}, {"/a/b", "/a/b"}, {"/a/b/", "/a/b/c"}, {"a", "a/b"}, {"/a/./b", "/a/b/c"}, {"/", "/"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, dir, p string) {
+		gr, gok := relUnder(dir, p)
+		wr, wok := "", false
+		if dir != "" && p != "" {
+			wr, wok = relUnderByRel(dir, p)
+		}
+		if gr != wr || gok != wok {
+			t.Fatalf("relUnder(%q, %q) = %q %v; filepath.Rel says %q %v", dir, p, gr, gok, wr, wok)
+		}
+	})
+}

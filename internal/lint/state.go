@@ -138,6 +138,25 @@ func relUnder(dir, p string) (string, bool) {
 	if dir == "" || p == "" {
 		return "", false
 	}
+	// Most calls compare two clean absolute paths, and most answer no:
+	// decide those by prefix, without the string filepath.Rel builds for
+	// "../../x". Windows compares names case-insensitively: Rel decides.
+	if filepath.Separator == '/' && filepath.IsAbs(dir) && filepath.IsAbs(p) && filepath.Clean(dir) == dir && filepath.Clean(p) == p {
+		switch {
+		case p == dir:
+			return "", true
+		case dir == "/":
+			return p[1:], true
+		case len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == '/':
+			return p[len(dir)+1:], true
+		}
+		return "", false
+	}
+	return relUnderByRel(dir, p)
+}
+
+// relUnderByRel is relUnder decided by filepath.Rel, for any paths.
+func relUnderByRel(dir, p string) (string, bool) {
 	rel, err := filepath.Rel(dir, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", false

@@ -51,8 +51,11 @@ func walkTree(dir string) *wsIndex {
 			}
 			return nil
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err == nil {
+		// WalkDir names every entry dir + separator + rest: slice it
+		// rather than allocate a new string per file with filepath.Rel.
+		if len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == filepath.Separator {
+			ix.files = append(ix.files, filepath.ToSlash(p[len(dir)+1:]))
+		} else if rel, err := filepath.Rel(dir, p); err == nil {
 			ix.files = append(ix.files, filepath.ToSlash(rel))
 		}
 		return nil

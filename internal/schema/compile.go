@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -34,8 +33,14 @@ type schemaDocError struct {
 
 func (e *schemaDocError) Error() string { return "schema.json " + e.Loc + ": " + e.Msg }
 
-// jsonTypes are the type names of JSON Schema's "type" keyword.
-var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "integer": true, "string": true}
+// jsonTypeName reports whether t names a type of JSON Schema's "type" keyword.
+func jsonTypeName(t string) bool {
+	switch t {
+	case "null", "boolean", "object", "array", "number", "integer", "string":
+		return true
+	}
+	return false
+}
 
 // schemaNode is one compiled (sub)schema.
 type schemaNode struct {
@@ -44,7 +49,7 @@ type schemaNode struct {
 	ref      *schemaNode
 	refName  string
 	types    []string // nil: any type
-	props    map[string]*schemaNode
+	props    []prop   // sorted by name
 	required []string
 	// additional is the schema for properties not in props; nil when the
 	// keyword is absent or true. noAdditional is additionalProperties: false.
@@ -53,10 +58,39 @@ type schemaNode struct {
 	items        *schemaNode
 	enum         []enumValue
 	enumMsg      string
-	pattern      *regexp.Regexp
+	pattern      *pattern
 	minLength    int // -1: absent
 	minimum      *bound
 	maximum      *bound
+}
+
+// pattern is a "pattern" keyword's regular expression, compiled on first
+// use: most configs never reach the few strings the schema constrains
+// with one, and compiling costs a start-up page faults (compileSchema has
+// already checked that src compiles).
+type pattern struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (p *pattern) MatchString(s string) bool {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.src) })
+	return p.re.MatchString(s)
+}
+
+// prop is one named subschema: a property, or a definition.
+type prop struct {
+	name string
+	node *schemaNode
+}
+
+// prop returns the subschema of property name, or nil.
+func (n *schemaNode) prop(name string) *schemaNode {
+	if i, ok := slices.BinarySearchFunc(n.props, name, func(p prop, name string) int { return strings.Compare(p.name, name) }); ok {
+		return n.props[i].node
+	}
+	return nil
 }
 
 // enumValue is one primitive enum entry (objects and arrays are refused).
@@ -64,13 +98,13 @@ type enumValue struct {
 	kind string // "null", "boolean", "string", "number"
 	str  string
 	b    bool
-	num  *big.Rat
+	num  string // exact, as big.Rat.RatString prints it
 }
 
 // bound is a minimum or maximum, exact, with an int64 shortcut so integer
 // instances compare without allocating.
 type bound struct {
-	rat   *big.Rat
+	rat   string // exact, as big.Rat.RatString prints it
 	isInt bool
 	i     int64
 	f     float64 // for messages, as the reference validator prints it
@@ -79,12 +113,19 @@ type bound struct {
 // compiledSchema is schema.json ready to evaluate.
 type compiledSchema struct {
 	root *schemaNode
-	defs map[string]*schemaNode
+	defs []prop // sorted by name
 }
 
-// loadSchema compiles the embedded schema once, on first use: nothing of
-// it runs at program start.
-var loadSchema = sync.OnceValues(func() (*compiledSchema, error) { return compileSchema(schemaJSON) })
+//go:generate go test -run TestBuiltinSchemaUpToDate -update
+
+// loadSchema returns the compiled schema. It does not decode schema.json:
+// builtinSchema (builtin_schema.go) is compileSchema's result written out
+// as Go by TestBuiltinSchemaUpToDate, which fails when schema.json and
+// the generated file disagree. Decoding and compiling the JSON cost every
+// lint, compile and check run about 80 page faults (~2.5 ms on a machine
+// where a fault costs 35 µs); the generated nodes are static data the
+// linker lays out, so nothing runs to build them.
+func loadSchema() (*compiledSchema, error) { return builtinSchema(), nil }
 
 // keysAt lists, sorted, the properties of the subschema at loc (a JSON
 // pointer inside schema.json, as schemaViolation.Loc has), or nil.
@@ -105,7 +146,7 @@ func (cs *compiledSchema) keysAt(loc string) []string {
 			}
 		}
 		for _, c := range n.props {
-			if f := find(c); f != nil {
+			if f := find(c.node); f != nil {
 				return f
 			}
 		}
@@ -114,17 +155,16 @@ func (cs *compiledSchema) keysAt(loc string) []string {
 	n := find(cs.root)
 	for _, d := range cs.defs {
 		if n == nil {
-			n = find(d)
+			n = find(d.node)
 		}
 	}
 	if n == nil {
 		return nil
 	}
 	keys := make([]string, 0, len(n.props))
-	for k := range n.props {
-		keys = append(keys, k)
+	for _, p := range n.props {
+		keys = append(keys, p.name)
 	}
-	sort.Strings(keys)
 	return keys
 }
 
@@ -169,12 +209,15 @@ func compileSchema(doc []byte) (*compiledSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range c.defs {
+	cs := &compiledSchema{root: rn}
+	for _, name := range slices.Sorted(maps.Keys(c.defs)) {
+		n := c.defs[name]
 		if err := checkRefCycle(n); err != nil {
 			return nil, err
 		}
+		cs.defs = append(cs.defs, prop{name, n})
 	}
-	return &compiledSchema{root: rn, defs: c.defs}, nil
+	return cs, nil
 }
 
 // def compiles (or returns) the definition name; placeholders make
@@ -254,7 +297,7 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error 
 				return bad("names no type")
 			}
 			for _, t := range n.types {
-				if !jsonTypes[t] {
+				if !jsonTypeName(t) {
 					return bad("unknown type %q", t)
 				}
 			}
@@ -263,13 +306,13 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error 
 			if !ok {
 				return bad("must be an object")
 			}
-			n.props = make(map[string]*schemaNode, len(pm))
+			n.props = make([]prop, 0, len(pm))
 			for _, p := range slices.Sorted(maps.Keys(pm)) {
 				sub, err := c.node(pm[p], loc+"/"+escapeToken(p), false)
 				if err != nil {
 					return err
 				}
-				n.props[p] = sub
+				n.props = append(n.props, prop{p, sub})
 			}
 		case "additionalProperties":
 			switch a := arg.(type) {
@@ -328,11 +371,10 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, root bool) error 
 			if !ok {
 				return bad("must be a string")
 			}
-			re, err := regexp.Compile(p)
-			if err != nil {
+			if _, err := regexp.Compile(p); err != nil {
 				return bad("%v", err)
 			}
-			n.pattern = re
+			n.pattern = &pattern{src: p}
 		case "minLength":
 			b, err := number(arg)
 			if err != nil || !b.isInt || b.i < 0 || b.i > 1<<31 {
@@ -366,7 +408,7 @@ func number(arg any) (*bound, error) {
 		return nil, fmt.Errorf("must be a number")
 	}
 	f, _ := r.Float64()
-	b := &bound{rat: r, f: f}
+	b := &bound{rat: r.RatString(), f: f}
 	if r.IsInt() && r.Num().IsInt64() {
 		b.isInt, b.i = true, r.Num().Int64()
 	}
@@ -408,4 +450,14 @@ func checkRefCycle(n *schemaNode) error {
 // escapeToken escapes one JSON pointer token (RFC 6901).
 func escapeToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// exactRat is a number of the generated schema (builtin_schema.go), as
+// big.Rat.RatString printed it.
+func exactRat(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("schema: bad generated number " + s)
+	}
+	return r
 }

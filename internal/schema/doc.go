@@ -11,5 +11,8 @@
 // agree with (oracle_test.go).
 //
 // Files: schema.go (Validate and its diagnostics), compile.go (reading
-// schema.json into nodes), eval.go (applying them).
+// schema.json into nodes), builtin_schema.go (those nodes written out as
+// Go by TestBuiltinSchemaUpToDate, so a run builds them without decoding
+// JSON: `go generate ./internal/schema` after editing schema.json),
+// eval.go (applying them).
 package schema

@@ -101,7 +101,7 @@ func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 			}
 		}
 		if s.pattern != nil && !s.pattern.MatchString(v.Str) {
-			e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.String()), nil)
+			e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.src), nil)
 		}
 	case tomlpos.Integer, tomlpos.Float:
 		if s.minimum != nil && compareNumber(v, s.minimum) < 0 {
@@ -130,7 +130,7 @@ func (e *evaluator) object(s *schemaNode, v *tomlpos.Node) {
 	var extra []string
 	for _, k := range v.Keys {
 		val := v.Fields[k]
-		if sub, ok := s.props[k]; ok {
+		if sub := s.prop(k); sub != nil {
 			e.child(sub, val, k, -1)
 			continue
 		}
@@ -239,7 +239,7 @@ func compareNumber(v *tomlpos.Node, b *bound) int {
 		}
 		return 0
 	}
-	return numberRat(v).Cmp(b.rat)
+	return numberRat(v).Cmp(exactRat(b.rat))
 }
 
 func numberRat(v *tomlpos.Node) *big.Rat {
@@ -265,7 +265,7 @@ func enumContains(opts []enumValue, v *tomlpos.Node) bool {
 				return true
 			}
 		case "number":
-			if (v.Kind == tomlpos.Integer || v.Kind == tomlpos.Float) && numberRat(v).Cmp(o.num) == 0 {
+			if (v.Kind == tomlpos.Integer || v.Kind == tomlpos.Float) && numberRat(v).Cmp(exactRat(o.num)) == 0 {
 				return true
 			}
 		}

@@ -187,17 +187,27 @@ func dotted(path []string) string {
 }
 
 var (
-	accessKeys    = []string{"commands", "config", "env", "fs", "net", "sensitive_paths"}
-	mergedKeys    = []string{"dedup", "discard_when_merged", "strategy", "value"}
-	commandKeys   = []string{"args", "envs"}
-	knownRuleKeys = map[string][]string{
-		"fs":              {"create", "delete", "execute", "external", "path", "read", "update", "write"},
-		"net":             {"allow", "host", "path_prefix", "port", "scheme"},
-		"env":             {"name", "read"},
-		"config":          {"apply", "delete", "path", "read", "write"},
-		"sensitive_paths": nil,
-	}
+	accessKeys  = []string{"commands", "config", "env", "fs", "net", "sensitive_paths"}
+	mergedKeys  = []string{"dedup", "discard_when_merged", "strategy", "value"}
+	commandKeys = []string{"args", "envs"}
 )
+
+// knownRuleKeys lists the keys of one access rule kind. A switch rather
+// than a map: a package-level map is built by code at every jp-policy
+// start, exec included.
+func knownRuleKeys(kind string) []string {
+	switch kind {
+	case "fs":
+		return []string{"create", "delete", "execute", "external", "path", "read", "update", "write"}
+	case "net":
+		return []string{"allow", "host", "path_prefix", "port", "scheme"}
+	case "env":
+		return []string{"name", "read"}
+	case "config":
+		return []string{"apply", "delete", "path", "read", "write"}
+	}
+	return nil
+}
 
 // knownKeys names the table at path and lists the keys it accepts, for
 // unknown-key messages and suggestions.
@@ -217,7 +227,7 @@ func knownKeys(path []string) (string, []string) {
 	case len(rest) == 1:
 		return "access." + rest[0] + " (merge table)", mergedKeys
 	case len(rest) == 2 || (len(rest) == 3 && rest[1] == "value"):
-		return "an access." + rest[0] + " rule", knownRuleKeys[rest[0]]
+		return "an access." + rest[0] + " rule", knownRuleKeys(rest[0])
 	}
 	return dotted(path), nil
 }

@@ -25,7 +25,7 @@ func TestClosestKey(t *testing.T) {
 		{"delet", "delete"}, {"wirte", "write"}, {"red", "read"}, {"path", ""}, {"", ""},
 	}
 	for _, tc := range tests {
-		if got := closestKey(tc.key, knownRuleKeys["fs"]); got != tc.want {
+		if got := closestKey(tc.key, knownRuleKeys("fs")); got != tc.want {
 			t.Errorf("closestKey(%q) = %q, want %q", tc.key, got, tc.want)
 		}
 	}

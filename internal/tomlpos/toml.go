@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	toml "github.com/pelletier/go-toml/v2"
@@ -24,16 +25,55 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	b := &builder{li: newLineIndex(file, data), data: data, names: map[string]string{}}
-	return b.build()
+	s := scratchPool.Get().(*scratch)
+	b := &builder{li: newLineIndex(file, data), data: data, scratch: s}
+	root, err = b.build()
+	// Not reached after a panic: a parser in an unknown state is dropped.
+	if len(s.names) > maxNames {
+		s.names = nil
+	}
+	scratchPool.Put(s)
+	return root, err
 }
 
+// scratch is what parses reuse, one document after another: go-toml's
+// parser (its AST buffer grows to the largest document), the key-part
+// buffer and one string per distinct key name. A workspace repeats the
+// same keys (path, read, write) in every rule of every file, and each
+// fresh heap page is a page fault on a short-lived process (docs/lint.md):
+// JP's own config, ~100 files, allocated 260 kB of AST buffers alone.
+// Nothing in a returned tree points into it.
+type scratch struct {
+	p     unstable.Parser
+	parts []keyPart
+	names map[string]string
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxNames bounds the key-name cache of a long-lived process that parses
+// many unrelated documents.
+const maxNames = 4096
+
+// builder turns go-toml's AST into a Node tree.
 type builder struct {
 	li   *lineIndex
 	data []byte
-	// names interns key names: a large config repeats the same few keys
-	// (path, read, write, access, fs, ...) hundreds of thousands of times.
-	names map[string]string
+	*scratch
+}
+
+// intern returns the key name d as a string, one allocation per distinct
+// name.
+func (b *builder) intern(d []byte) string {
+	if s, ok := b.names[string(d)]; ok {
+		return s
+	}
+	if b.names == nil {
+		b.names = make(map[string]string)
+	}
+	s := string(d)
+	b.names[s] = s
+	return s
 }
 
 func (b *builder) errAt(off int, format string, args ...any) error {
@@ -41,7 +81,7 @@ func (b *builder) errAt(off int, format string, args ...any) error {
 }
 
 func (b *builder) build() (*Node, error) {
-	var p unstable.Parser
+	p := &b.p
 	p.Reset(b.data)
 	root := &Node{Kind: Table, Pos: diag.Position{File: b.li.file, Line: 1, Col: 1}, origin: originHeader}
 	cur := root
@@ -74,28 +114,18 @@ type keyPart struct {
 	end  int
 }
 
-// keyParts lists a key's dotted parts, in one allocation of the right
-// size (appending grew a header's five parts four times over).
+// keyParts returns the parts of e's key in the builder's buffer, valid
+// until the next call: the callers are done with them (keyValue copies
+// the last part) before a nested inline table reads its own keys.
 func (b *builder) keyParts(e *unstable.Node) []keyPart {
-	n := 0
-	for it := e.Key(); it.Next(); {
-		n++
-	}
-	parts := make([]keyPart, 0, n)
-	for it := e.Key(); it.Next(); {
+	parts := b.parts[:0]
+	it := e.Key()
+	for it.Next() {
 		k := it.Node()
 		parts = append(parts, keyPart{name: b.intern(k.Data), off: int(k.Raw.Offset), end: int(k.Raw.Offset + k.Raw.Length)})
 	}
+	b.parts = parts
 	return parts
-}
-
-func (b *builder) intern(name []byte) string {
-	if s, ok := b.names[string(name)]; ok {
-		return s
-	}
-	s := string(name)
-	b.names[s] = s
-	return s
 }
 
 // headerStart finds the `[` (or the first `[` of `[[`) before a header's

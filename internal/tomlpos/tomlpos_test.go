@@ -2,6 +2,7 @@ package tomlpos
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -170,5 +171,29 @@ func TestSpans(t *testing.T) {
 		if g := (span{tc.got.Line, tc.got.Col, tc.got.EndLine, tc.got.EndCol}); g != tc.want {
 			t.Errorf("span %+v, want %+v", g, tc.want)
 		}
+	}
+}
+
+// TestParseReusesNothingVisible: parses share a parser and a key-name
+// cache (scratch); a tree must not depend on what was parsed before it.
+func TestParseReusesNothingVisible(t *testing.T) {
+	a := "[x]\npath = \"a\"\nlist = [1, 2, { k = \"v\" }]\n[[x.y]]\nread = true\n"
+	b := "[other.tables]\nwith = \"more\"\nand = [\"longer\", \"arrays\", \"than\", \"before\"]\n[[x.y]]\npath = 'b'\n"
+	first, err := ParseTOML("a.toml", []byte(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseTOML("b.toml", []byte(b)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseTOML("bad.toml", []byte("x = [")); err == nil {
+		t.Fatal("a syntax error parsed")
+	}
+	again, err := ParseTOML("a.toml", []byte(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Fatal("the same document parsed to different trees after other documents")
 	}
 }

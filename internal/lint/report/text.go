@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -30,7 +31,7 @@ const (
 // followed by a one-line summary when there was at least one finding.
 func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
 	bw := bufio.NewWriter(w)
-	lines := map[string][]string{}
+	lines := map[string][]int{}
 	paint := func(code, s string) string {
 		if !o.Color {
 			return s
@@ -96,25 +97,38 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// sourceLine returns line p.Line of p.File, splitting each file once.
-func sourceLine(cache map[string][]string, files map[string][]byte, p diag.Position) (string, bool) {
+// sourceLine returns line p.Line of p.File (a CRLF ending read as LF),
+// indexing each file's line starts once. Only the lines shown are copied:
+// a 20-tool lint used to copy and split a whole file for a few lines.
+func sourceLine(cache map[string][]int, files map[string][]byte, p diag.Position) (string, bool) {
 	if p.Line <= 0 || p.File == "" {
 		return "", false
 	}
-	ls, ok := cache[p.File]
-	if !ok {
-		b, found := files[p.File]
-		if !found {
-			cache[p.File] = nil
-			return "", false
-		}
-		ls = strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
-		cache[p.File] = ls
-	}
-	if p.Line > len(ls) {
+	b, found := files[p.File]
+	if !found {
 		return "", false
 	}
-	return ls[p.Line-1], true
+	starts, ok := cache[p.File]
+	if !ok {
+		starts = make([]int, 1, bytes.Count(b, []byte{'\n'})+1)
+		for i, c := range b {
+			if c == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		cache[p.File] = starts
+	}
+	if p.Line > len(starts) {
+		return "", false
+	}
+	start, end := starts[p.Line-1], len(b)
+	if p.Line < len(starts) {
+		end = starts[p.Line] - 1 // the '\n'
+		if end > start && b[end-1] == '\r' {
+			end--
+		}
+	}
+	return string(b[start:end]), true
 }
 
 // caret returns the padding that puts a caret under column p.Col (1-based,
