@@ -13,7 +13,6 @@ import (
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,25 +33,9 @@ func KernelABI() int {
 }
 
 // Sandbox is what the fast path applies to the exec thread: Landlock
-// path and port rules, scopes, and the seccomp program.
-type Sandbox struct {
-	ABI int
-	// HandledFS are the filesystem rights the ruleset handles (the
-	// kernel's, for its ABI): everything not granted below is denied.
-	HandledFS uint64
-	// Baseline paths are followed through symlinks (/bin on merged-/usr
-	// systems); FS paths must contain none (compiled canonical).
-	Baseline []execplan.Rule
-	FS       []execplan.Rule
-	// HandledNet is 0 when TCP is not restricted.
-	HandledNet uint64
-	ConnectTCP []uint16
-	BindTCP    []uint16
-	Scoped     uint64
-	// Filter is the seccomp program; nil only under --best-effort on a
-	// kernel that cannot filter.
-	Filter []bpf.RawInstruction
-}
+// path and port rules, scopes, and the seccomp program (execplan's type,
+// which also carries it to the namespaced path's stage 2).
+type Sandbox = execplan.Sandbox
 
 // Landlock access bits the ruleset needs by name (go-landlock's
 // constants build on every platform).

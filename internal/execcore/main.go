@@ -3,6 +3,8 @@ package execcore
 import (
 	"os"
 	"runtime"
+
+	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
 // Main is jp-policy-exec's entry point (cmd/jp-policy-exec): `jp-policy
@@ -13,6 +15,9 @@ import (
 // on PATH) with the same arguments, so the behaviour, the messages and
 // the exit codes are the full CLI's and only the cost differs.
 func Main(args []string) {
+	// The namespaced path re-executes this binary as its stage 2
+	// (Stage2Binary): that never returns.
+	nsroot.Stage2Main()
 	// Nothing here is ever profiled: the first sampled allocation would
 	// walk the stack and touch code pages a run otherwise never faults
 	// in.

@@ -155,28 +155,15 @@ func Encode(p *Plan) []byte {
 			e.flag(c.Envs != nil)
 			e.strs(c.Envs)
 		}
-		for _, set := range [][]Rule{f.Baseline, f.FS} {
-			e.num(uint64(len(set)))
-			for _, r := range set {
-				e.str(r.Path)
-				e.num(r.Access)
-				e.str(r.Clause)
-				e.flag(r.Optional)
-			}
-		}
+		e.rules(f.Baseline)
+		e.rules(f.FS)
 		e.flag(f.NetRestrict)
 		e.ports(f.ConnectTCP)
 		e.ports(f.BindTCP)
 		e.num(f.Scoped)
 		e.num(f.TmpAccess)
 		e.str(f.FilterArch)
-		e.num(uint64(len(f.Filter)))
-		for _, in := range f.Filter {
-			e.num(uint64(in.Op))
-			e.num(uint64(in.Jt))
-			e.num(uint64(in.Jf))
-			e.num(uint64(in.K))
-		}
+		e.filter(f.Filter)
 		e.num(uint64(len(f.HandledFS)))
 		for _, h := range f.HandledFS {
 			e.num(h)
@@ -207,6 +194,26 @@ func (e *encoder) strs(ss []string) {
 		e.str(s)
 	}
 }
+func (e *encoder) rules(set []Rule) {
+	e.num(uint64(len(set)))
+	for _, r := range set {
+		e.str(r.Path)
+		e.num(r.Access)
+		e.str(r.Clause)
+		e.flag(r.Optional)
+	}
+}
+
+func (e *encoder) filter(prog []bpf.RawInstruction) {
+	e.num(uint64(len(prog)))
+	for _, in := range prog {
+		e.num(uint64(in.Op))
+		e.num(uint64(in.Jt))
+		e.num(uint64(in.Jf))
+		e.num(uint64(in.K))
+	}
+}
+
 func (e *encoder) ports(ps []uint16) {
 	e.num(uint64(len(ps)))
 	for _, p := range ps {
@@ -282,30 +289,15 @@ func Decode(b []byte) (*Plan, error) {
 				f.Commands[k] = c
 			}
 		}
-		for _, set := range []*[]Rule{&f.Baseline, &f.FS} {
-			if n := d.count(4); n > 0 {
-				*set = make([]Rule, n)
-				for i := range *set {
-					(*set)[i] = Rule{Path: d.str(), Access: d.num(), Clause: d.str(), Optional: d.flag()}
-				}
-			}
-		}
+		f.Baseline = d.rules()
+		f.FS = d.rules()
 		f.NetRestrict = d.flag()
 		f.ConnectTCP = d.ports()
 		f.BindTCP = d.ports()
 		f.Scoped = d.num()
 		f.TmpAccess = d.num()
 		f.FilterArch = d.str()
-		if n := d.count(4); n > 0 {
-			f.Filter = make([]bpf.RawInstruction, n)
-			for i := range f.Filter {
-				op, jt, jf, k := d.num(), d.num(), d.num(), d.num()
-				if op > 0xffff || jt > 0xff || jf > 0xff || k > 0xffffffff {
-					d.bad = true
-				}
-				f.Filter[i] = bpf.RawInstruction{Op: uint16(op), Jt: uint8(jt), Jf: uint8(jf), K: uint32(k)}
-			}
-		}
+		f.Filter = d.filter()
 		if n := d.count(1); n > 0 {
 			f.HandledFS = make([]uint64, n)
 			for i := range f.HandledFS {
@@ -340,7 +332,9 @@ func (d *decoder) num() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
-	if n <= 0 {
+	// A last byte of zero after the first is a padded spelling of a
+	// shorter number: refused, so every plan has one encoding.
+	if n <= 0 || (n > 1 && d.s[n-1] == 0) {
 		d.bad = true
 		return 0
 	}
@@ -401,6 +395,34 @@ func (d *decoder) flag() bool {
 	v := d.s[0] == 1
 	d.s = d.s[1:]
 	return v
+}
+
+func (d *decoder) rules() []Rule {
+	n := d.count(4)
+	if n == 0 {
+		return nil
+	}
+	out := make([]Rule, n)
+	for i := range out {
+		out[i] = Rule{Path: d.str(), Access: d.num(), Clause: d.str(), Optional: d.flag()}
+	}
+	return out
+}
+
+func (d *decoder) filter() []bpf.RawInstruction {
+	n := d.count(4)
+	if n == 0 {
+		return nil
+	}
+	out := make([]bpf.RawInstruction, n)
+	for i := range out {
+		op, jt, jf, k := d.num(), d.num(), d.num(), d.num()
+		if op > 0xffff || jt > 0xff || jf > 0xff || k > 0xffffffff {
+			d.bad = true
+		}
+		out[i] = bpf.RawInstruction{Op: uint16(op), Jt: uint8(jt), Jf: uint8(jf), K: uint32(k)}
+	}
+	return out
 }
 
 func (d *decoder) ports() []uint16 {

@@ -3,7 +3,6 @@
 package launcher
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,10 +14,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execcore"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
-	"github.com/jp-policy/jp-policy/internal/seccomp"
-
-	"golang.org/x/net/bpf"
 )
 
 // The namespaced path: the launcher stays as a small supervisor (it must
@@ -29,17 +26,8 @@ import (
 // over narrowed paths; .git, .jp and .jp.toml
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
-// does, before it execs the command.
-
-func init() { nsroot.SetFinalize(finalizeNS) }
-
-// nsExtra is what stage 2 needs from the plan to apply the next layers.
-type nsExtra struct {
-	Manifest *landlock.Manifest   `json:"manifest"`
-	FS       []landlock.PathRule  `json:"fs"`
-	ABI      int                  `json:"abi"`
-	Filter   []bpf.RawInstruction `json:"filter"`
-}
+// does, before it execs the command (package execcore's hook, so the lean
+// jp-policy-exec can be stage 2: execcore.Stage2Binary).
 
 // execNamespaced runs p through nsroot and returns the command's status
 // as a *ChildExit (or the setup's failure).
@@ -100,11 +88,14 @@ func execNamespaced(p *Plan) error {
 		mm.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
 		spec.Listen = []string{ProxyAddr}
 	}
-	extra, err := json.Marshal(nsExtra{Manifest: mm, FS: fs, ABI: p.ABI, Filter: p.Filter})
+	// The sandbox is decided here, as kernel bits, and stage 2 only
+	// opens its paths inside the new root and applies it.
+	sb, err := sandboxFor(mm, fs, p.ABI, p.Filter)
 	if err != nil {
 		return err
 	}
-	spec.Extra = extra
+	spec.Extra = execplan.EncodeSandbox(sb)
+	spec.Stage2 = execcore.Stage2Binary()
 	var logw io.WriteCloser
 	if p.proxied() && p.LogNet != "" {
 		f, err := os.OpenFile(p.LogNet, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -180,28 +171,4 @@ func nsTmpRights(fs []landlock.PathRule) landlock.Rights {
 		r &= has
 	}
 	return r
-}
-
-// finalizeNS runs in stage 2 on the thread that execs, after nsroot
-// dropped every capability and set no_new_privs: Landlock, then the
-// seccomp filter, exactly as the fast path applies them.
-func finalizeNS(s *nsroot.Spec) error {
-	var x nsExtra
-	if err := json.Unmarshal(s.Extra, &x); err != nil || x.Manifest == nil {
-		return fmt.Errorf("namespaced exec: bad plan from the launcher: %v", err)
-	}
-	detachTerminal()
-	sb, err := sandboxFor(x.Manifest, x.FS, x.ABI, nil)
-	if err != nil {
-		return err
-	}
-	if err := execcore.RestrictThread(sb); err != nil {
-		return err
-	}
-	if x.Filter != nil {
-		if err := seccomp.Install(x.Filter); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -145,7 +145,11 @@ func Start(s *Spec) (*Child, error) {
 		// reaped, so the Go scheduler cannot retire it earlier.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		p, err := syscall.ForkExec("/proc/self/exe", []string{os.Args[0], stage2Arg}, attr)
+		bin, argv0 := "/proc/self/exe", os.Args[0]
+		if s.Stage2 != "" {
+			bin, argv0 = s.Stage2, s.Stage2
+		}
+		p, err := syscall.ForkExec(bin, []string{argv0, stage2Arg}, attr)
 		if err != nil {
 			started <- err
 			return

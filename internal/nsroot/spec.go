@@ -35,6 +35,12 @@ type Spec struct {
 	// parent's own. Parent side only: not sent to stage 2.
 	Stdio [3]*os.File
 
+	// Stage2 is the binary re-executed as stage 2 ("" is this one,
+	// /proc/self/exe). Its main must call Stage2Main first and its
+	// Finalize hook must read Extra as this process's writes it. Parent
+	// side only.
+	Stage2 string
+
 	// forceRemount makes stage 2 use the remount fallback for read-only
 	// binds even where mount_setattr exists (tests only).
 	forceRemount bool
