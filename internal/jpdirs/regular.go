@@ -13,10 +13,20 @@ import (
 type NotRegularError struct {
 	Path string
 	Mode fs.FileMode
+	// Kernel: a regular file of /proc, /sys and the like (a kernel
+	// interface whose read may block, such as /proc/kmsg).
+	Kernel bool
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, not a regular file; remove it or replace it with a regular file", e.Path, kindOf(e.Mode))
+	return fmt.Sprintf("%s is %s, not a regular file; remove it or replace it with a regular file", e.Path, e.kind())
+}
+
+func (e *NotRegularError) kind() string {
+	if e.Kernel {
+		return "a kernel interface file (/proc, /sys, ...)"
+	}
+	return kindOf(e.Mode)
 }
 
 func kindOf(m fs.FileMode) string {
@@ -39,7 +49,9 @@ func kindOf(m fs.FileMode) string {
 // `.jp.toml` that does not exist yet is not protected) could plant a
 // FIFO there, whose open blocks until a writer comes, or a symlink to
 // /dev/zero, whose read never ends; every later exec and compile hashed
-// or loaded it and hung (attack_lean_layer_fifo.txtar). The open does
+// or loaded it and hung (attack_lean_layer_fifo.txtar). A regular file of
+// procfs, sysfs, debugfs, tracefs or securityfs is refused too: /proc/kmsg
+// is one whose read waits for the next kernel message. The open does
 // not block (O_NONBLOCK, which changes nothing for a regular file) and
 // the type is taken from the open descriptor, so the file checked is the
 // file read. A missing file is fs.ErrNotExist, as os.Open reports it.
@@ -56,6 +68,10 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	if kernelFS(f) {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: path, Mode: fi.Mode(), Kernel: true}
 	}
 	return f, fi, nil
 }
