@@ -192,6 +192,10 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 		res.discard()
 		return out, err
 	}
+	// One compile at a time per pin, from staging to pinning: a reader
+	// that finds new files with old hashes looks again under this lock
+	// (artifact.LockPin).
+	defer artifact.LockPin(dataDir, res.Root, ap, true)()
 	if res.stage == nil {
 		// Built in memory (Rebuild): stage its files now.
 		if res.stage, err = stageFiles(out, res.Files); err != nil {

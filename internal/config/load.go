@@ -270,10 +270,18 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	default:
 		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > maxFileSize {
+	// Only a regular file (jpdirs.OpenRegular): a FIFO or /dev/zero
+	// planted where a layer may appear blocked or never ended, and every
+	// later compile and exec with it.
+	f, fi, err := jpdirs.OpenRegular(path)
+	if err != nil {
+		return fatal(at, "", "cannot read config file: %v", err)
+	}
+	defer f.Close()
+	if fi.Size() > maxFileSize {
 		return fatal(diag.Position{File: path}, "", "config file is larger than %d MiB; refusing to read it", maxFileSize>>20)
 	}
-	data, err := os.ReadFile(path)
+	data, err := jpdirs.ReadAll(f, fi.Size())
 	if err != nil {
 		return fatal(at, "", "cannot read config file: %v", err)
 	}

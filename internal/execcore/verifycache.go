@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Why a verify cache: every exec must know that no input of the artifact
@@ -163,7 +163,9 @@ func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err
 	// A change after this instant sets ctime to a later tick than one
 	// settled before it.
 	start := time.Now()
-	f, err := os.Open(path)
+	// Only a regular file: a FIFO or a device planted where a layer may
+	// appear would block or never end (jpdirs.OpenRegular).
+	f, before, err := jpdirs.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", id, false, nil
 	}
@@ -171,17 +173,13 @@ func (c *verifyCache) hashFile(path string) (sum string, id statID, ok bool, err
 		return "", id, false, err
 	}
 	defer f.Close()
-	before, err := f.Stat()
-	if err != nil {
-		return "", id, false, err
-	}
 	b, err := readAll(f, before.Size())
 	if err != nil {
 		return "", id, false, err
 	}
 	sum = execplan.SHA256Hex(b)
 	after, err := f.Stat()
-	if err != nil || !before.Mode().IsRegular() {
+	if err != nil {
 		return sum, id, false, nil
 	}
 	id, ok1 := identity(before)
@@ -211,25 +209,9 @@ func (c *verifyCache) save(inputs []execplan.Input) {
 	_ = atomicfile.Write(c.path, c.marshal(inputs), 0o600)
 }
 
-// readAll reads f, whose size was size at fstat, to its end. Sized from
-// fstat, as os.ReadFile does: io.ReadAll's doubling would allocate, copy
-// and zero a large file many times over.
-func readAll(f *os.File, size int64) ([]byte, error) {
-	b := make([]byte, 0, size+1)
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grew since fstat: let append size it
-		}
-	}
-}
+// readAll reads f, whose size was size at fstat, to its end
+// (jpdirs.ReadAll).
+func readAll(f *os.File, size int64) ([]byte, error) { return jpdirs.ReadAll(f, size) }
 
 // SetSettleTime replaces settleTime and returns a function that puts it
 // back. For benchmarks and tests in other packages (0: every identity is

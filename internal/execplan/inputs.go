@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Input is one thing the compiler read. SHA256 is empty when the input was
@@ -52,11 +53,18 @@ func (in Input) describe() string {
 }
 
 // HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
+// Only a regular file is read (jpdirs.OpenRegular): a FIFO or a device
+// at an input's path is an error, never a read that blocks or never ends.
 func HashFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	f, fi, err := jpdirs.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := jpdirs.ReadAll(f, fi.Size())
 	if err != nil {
 		return "", err
 	}

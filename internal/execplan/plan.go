@@ -332,9 +332,11 @@ func (d *decoder) num() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
-	// A last byte of zero after the first is a padded spelling of a
-	// shorter number: refused, so every plan has one encoding.
-	if n <= 0 || (n > 1 && d.s[n-1] == 0) {
+	// n > 1 with a last byte of 0 is an overlong encoding (0x80 0x00 for
+	// 0): Encode never writes one, and accepting it would let two byte
+	// strings decode to one plan (FuzzDecodePlan and FuzzDecodeSandbox assert
+	// Encode(Decode(b)) == b).
+	if n <= 0 || n > 1 && d.s[n-1] == 0 {
 		d.bad = true
 		return 0
 	}

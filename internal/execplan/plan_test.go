@@ -1,6 +1,7 @@
 package execplan
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"testing"
@@ -86,7 +87,14 @@ func FuzzDecodePlan(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := Decode(Encode(p))
+		enc := Encode(p)
+		if !bytes.Equal(enc, b) {
+			// Two byte strings for one plan would let a file that is not
+			// what compile wrote decode; the pin hashes bytes, so this is
+			// about Decode being exactly Encode's inverse.
+			t.Fatalf("decoded plan re-encodes differently:\n%q\n%q", b, enc)
+		}
+		again, err := Decode(enc)
 		if err != nil {
 			t.Fatalf("re-encoded plan refused: %v", err)
 		}

@@ -67,7 +67,17 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		pin, sum, err := artifact.PinTool(dataDir, root, artifactPath, tool)
 		if err == nil && sum != "" {
-			return resolveExecIndex(root, artifactPath, dataDir, sum, tool, plat)
+			loc, err := resolveExecIndex(root, artifactPath, dataDir, sum, tool, plat)
+			if errors.Is(err, artifact.ErrTampered) {
+				// A compile between its swap and its pin looks like
+				// this: look again once no compile holds the pin's lock.
+				unlock := artifact.LockPin(dataDir, root, artifactPath, false)
+				if _, sum2, perr := artifact.PinTool(dataDir, root, artifactPath, tool); perr == nil && sum2 != "" && sum2 != sum {
+					loc, err = resolveExecIndex(root, artifactPath, dataDir, sum2, tool, plat)
+				}
+				unlock()
+			}
+			return loc, err
 		}
 		if err == nil && pin.Tools != nil {
 			// Not in the pin: read the whole table (the error path
