@@ -76,6 +76,10 @@ gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
 printf '{"Replace":{"%s/internal/nsroot/internal/nsbench/main.go":"%s/nsbench/main.go"}}' "$repo" "$tmp" > "$tmp/nsbench/overlay.json"
 (cd "$repo" && gobuild -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
+# As installed (go install ./cmd/...): jp-policy-exec beside jp-policy is
+# the namespaced path's stage 2; $tmp/jp-policy alone re-executes itself.
+mkdir -p "$tmp/pair"
+(cd "$repo" && gobuild -o "$tmp/pair/" ./cmd/jp-policy ./cmd/jp-policy-exec)
 (cd "$repo" && gobuild -o "$tmp/nsfloor" bench/nsfloor/nsfloor.go)
 # The launcher alone as parent and stage 2 (what a lean exec binary runs).
 mkdir -p "$tmp/lean"
@@ -156,12 +160,14 @@ rows=(
   'floor (nsfloor)' "$tmp/nsfloor $ws /bin/true"
   'nsroot (nsbench)' "$tmp/nsbench/nsbench $ws /bin/true"
   'launcher only, namespaced' "$tmp/lean/lean bench /bin/true"
-  'jp-policy exec, namespaced' "$tmp/jp-policy exec -t bench -- /bin/true"
+  'jp-policy exec, namespaced' "$tmp/pair/jp-policy exec -t bench -- /bin/true"
+  'jp-policy exec, namespaced, no jp-policy-exec' "$tmp/jp-policy exec -t bench -- /bin/true"
+  'stage-2 start-up (jp-policy-exec)' "$tmp/pair/jp-policy-exec __jp-policy-nsroot-stage2"
   'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
 )
 args=()
 for ((i = 0; i < ${#rows[@]}; i += 2)); do args+=(-n "${rows[i]}" "${rows[i+1]}"); done
-# -i: the last row fails on purpose (stage 2 without its spec exits 127
+# -i: the last rows fail on purpose (stage 2 without its spec exits 127
 # right after the runtime and package inits, which is what it costs).
 hyperfine -N -i --warmup 30 --runs "$runs" --export-json "$tmp/result.json" "${args[@]}"
 
@@ -190,6 +196,6 @@ for k in res:
 print()
 print(f"floor / bwrap = {m['floor (nsfloor)']/m['bwrap']:.2f} (median), {cpu['floor (nsfloor)']/cpu['bwrap']:.2f} (cpu)")
 print(f"go parent + bwrap / bwrap = {m['go parent + bwrap']/m['bwrap']:.2f}: a stage 2 without a Go runtime, under a Go parent")
-for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced'):
+for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced', 'jp-policy exec, namespaced, no jp-policy-exec'):
     print(f"{k} / floor = {m[k]/m['floor (nsfloor)']:.2f}, / bwrap = {m[k]/m['bwrap']:.2f}")
 PY
