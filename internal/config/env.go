@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 // EnvPrefix starts every variable of the env layer.
-const EnvPrefix = "JP_CFG_"
+const EnvPrefix = execplan.EnvConfigPrefix
 
 // The env layer reads JP's own single-underscore form (env_native.go) and
 // variables of the form
@@ -59,6 +60,12 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 		value := getenv(name)
 		if value == "" {
 			continue
+		}
+		if execplan.IsEnvConfigInput(name) {
+			// A staleness input even when nothing below applies it, so
+			// exec can tell a variable set since the compile from one
+			// the compile saw (execplan.IsEnvConfigInput).
+			ld.l.Env[name] = value
 		}
 		if strings.EqualFold(strings.TrimPrefix(name, EnvPrefix), "config_load_paths") {
 			// JP's env layer appends to the files' config_load_paths.

@@ -56,16 +56,26 @@ func verifyInputs(inputs []execplan.Input, cache *verifyCache) error {
 	if err != nil {
 		return err
 	}
+	recorded := map[string]bool{}
 	for _, in := range inputs {
 		if in.Kind != "env" {
 			continue
 		}
+		recorded[in.Path] = true
 		if now := envInputHash(in.Path); now != in.SHA256 {
 			shown := "unset"
 			if now != "" {
 				shown = "sha256:" + now[:12]
 			}
 			return &execplan.StaleError{Input: in, Now: shown}
+		}
+	}
+	// A JP_CFG_ variable that can change access, set now but not when the
+	// artifact was compiled: JP would apply it, the artifact cannot have.
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if value != "" && !recorded[name] && execplan.IsEnvConfigInput(name) {
+			return &execplan.StaleError{Input: execplan.Input{Kind: "env", Path: name}, Now: "sha256:" + execplan.HashEnv(value)[:12]}
 		}
 	}
 	return nil

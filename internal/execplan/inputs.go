@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
@@ -69,6 +70,29 @@ func HashFile(path string) (string, error) {
 		return "", err
 	}
 	return SHA256Hex(b), nil
+}
+
+// EnvConfigPrefix starts JP's config variables (JP_CFG_*).
+const EnvConfigPrefix = "JP_CFG_"
+
+// IsEnvConfigInput reports whether a set JP_CFG_ variable named name can
+// change a tool's access policy, and is therefore a staleness input
+// whether or not it took part in the compile: the conversation.tools
+// forms (JP_CFG_CONVERSATION..., in JP's "__" and native spellings) and
+// JP_CFG_CONFIG_LOAD_PATHS. The loader records every such variable that
+// is set (internal/config); exec treats one it finds set but unrecorded
+// as a change (execcore.VerifyCurrent), so a narrowing given only in the
+// environment at run time is never silently dropped. Deliberately wider
+// than what the loader applies (a tool's style key under
+// conversation.tools is recorded too): a spurious "stale" costs a
+// recompile, a missed one a wider run.
+func IsEnvConfigInput(name string) bool {
+	rest, ok := strings.CutPrefix(name, EnvConfigPrefix)
+	if !ok {
+		return false
+	}
+	rest = strings.ToLower(rest)
+	return strings.HasPrefix(rest, "conversation") || rest == "config_load_paths"
 }
 
 // HashEnv is how an "env" input records a variable's value: the compiler
