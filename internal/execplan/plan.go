@@ -1,7 +1,6 @@
 package execplan
 
 import (
-	"encoding/binary"
 	"errors"
 	"path"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
+	"github.com/jp-policy/jp-policy/internal/wire"
 
 	"golang.org/x/net/bpf"
 )
@@ -113,111 +113,97 @@ var ErrPlanSyntax = errors.New("not an exec plan this jp-policy wrote")
 // depend only on p.
 func Encode(p *Plan) []byte {
 	var e encoder
-	e.b = append(e.b, planMagic...)
-	e.str(p.Tool)
-	e.str(p.Root)
-	e.str(p.Digest)
-	e.num(uint64(len(p.Inputs)))
+	e.B = append(e.B, planMagic...)
+	e.Str(p.Tool)
+	e.Str(p.Root)
+	e.Str(p.Digest)
+	e.Num(uint64(len(p.Inputs)))
 	for _, in := range p.Inputs {
-		e.str(in.Kind)
-		e.str(in.Path)
-		e.str(in.SHA256)
-		e.str(in.Target)
+		e.Str(in.Kind)
+		e.Str(in.Path)
+		e.Str(in.SHA256)
+		e.Str(in.Target)
 	}
-	e.str(p.ExecSHA256)
-	e.flag(p.Enabled)
-	e.flag(p.Fast != nil)
+	e.Str(p.ExecSHA256)
+	e.Flag(p.Enabled)
+	e.Flag(p.Fast != nil)
 	if f := p.Fast; f != nil {
-		e.str(f.LinuxSHA256)
-		e.num(uint64(f.NeedABI))
-		e.strs(f.Sockets)
-		e.strs(f.EnvMinimal)
-		e.num(uint64(len(f.EnvRules)))
+		e.Str(f.LinuxSHA256)
+		e.Num(uint64(f.NeedABI))
+		e.Strs(f.Sockets)
+		e.Strs(f.EnvMinimal)
+		e.Num(uint64(len(f.EnvRules)))
 		for _, r := range f.EnvRules {
-			e.str(r.Name)
-			e.flag(r.Read)
+			e.Str(r.Name)
+			e.Flag(r.Read)
 		}
-		e.flag(f.Commands != nil)
+		e.Flag(f.Commands != nil)
 		keys := make([]string, 0, len(f.Commands))
 		for k := range f.Commands {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		e.num(uint64(len(keys)))
+		e.Num(uint64(len(keys)))
 		for _, k := range keys {
 			c := f.Commands[k]
-			e.str(k)
-			e.flag(c.Args != nil)
-			e.num(uint64(len(c.Args)))
+			e.Str(k)
+			e.Flag(c.Args != nil)
+			e.Num(uint64(len(c.Args)))
 			for _, a := range c.Args {
-				e.strs(a)
+				e.Strs(a)
 			}
-			e.flag(c.Envs != nil)
-			e.strs(c.Envs)
+			e.Flag(c.Envs != nil)
+			e.Strs(c.Envs)
 		}
 		e.rules(f.Baseline)
 		e.rules(f.FS)
-		e.flag(f.NetRestrict)
+		e.Flag(f.NetRestrict)
 		e.ports(f.ConnectTCP)
 		e.ports(f.BindTCP)
-		e.num(f.Scoped)
-		e.num(f.TmpAccess)
-		e.str(f.FilterArch)
+		e.Num(f.Scoped)
+		e.Num(f.TmpAccess)
+		e.Str(f.FilterArch)
 		e.filter(f.Filter)
-		e.num(uint64(len(f.HandledFS)))
+		e.Num(uint64(len(f.HandledFS)))
 		for _, h := range f.HandledFS {
-			e.num(h)
+			e.Num(h)
 		}
-		e.str(string(f.Seccomp.Inet))
-		e.flag(f.Seccomp.Listen)
-		e.flag(f.Seccomp.Unix)
-		e.flag(f.Seccomp.Metadata)
-		e.flag(f.Seccomp.XattrRead)
+		e.Str(string(f.Seccomp.Inet))
+		e.Flag(f.Seccomp.Listen)
+		e.Flag(f.Seccomp.Unix)
+		e.Flag(f.Seccomp.Metadata)
+		e.Flag(f.Seccomp.XattrRead)
 	}
-	return e.b
+	return e.B
 }
 
-type encoder struct{ b []byte }
+// encoder and decoder are package wire's, with the plan's own lists.
+type encoder struct{ wire.Encoder }
 
-func (e *encoder) num(n uint64) { e.b = binary.AppendUvarint(e.b, n) }
-func (e *encoder) str(s string) { e.num(uint64(len(s))); e.b = append(e.b, s...) }
-func (e *encoder) flag(v bool) {
-	if v {
-		e.b = append(e.b, 1)
-	} else {
-		e.b = append(e.b, 0)
-	}
-}
-func (e *encoder) strs(ss []string) {
-	e.num(uint64(len(ss)))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
 func (e *encoder) rules(set []Rule) {
-	e.num(uint64(len(set)))
+	e.Num(uint64(len(set)))
 	for _, r := range set {
-		e.str(r.Path)
-		e.num(r.Access)
-		e.str(r.Clause)
-		e.flag(r.Optional)
+		e.Str(r.Path)
+		e.Num(r.Access)
+		e.Str(r.Clause)
+		e.Flag(r.Optional)
 	}
 }
 
 func (e *encoder) filter(prog []bpf.RawInstruction) {
-	e.num(uint64(len(prog)))
+	e.Num(uint64(len(prog)))
 	for _, in := range prog {
-		e.num(uint64(in.Op))
-		e.num(uint64(in.Jt))
-		e.num(uint64(in.Jf))
-		e.num(uint64(in.K))
+		e.Num(uint64(in.Op))
+		e.Num(uint64(in.Jt))
+		e.Num(uint64(in.Jf))
+		e.Num(uint64(in.K))
 	}
 }
 
 func (e *encoder) ports(ps []uint16) {
-	e.num(uint64(len(ps)))
+	e.Num(uint64(len(ps)))
 	for _, p := range ps {
-		e.num(uint64(p))
+		e.Num(uint64(p))
 	}
 }
 
@@ -230,60 +216,62 @@ func Decode(b []byte) (*Plan, error) {
 	if !ok {
 		return nil, ErrPlanSyntax
 	}
-	d := decoder{s: rest}
-	p := &Plan{Tool: d.str(), Root: d.str(), Digest: d.str()}
-	if n := d.count(4); n > 0 {
+	d := decoder{wire.NewDecoder(rest)}
+	p := &Plan{Tool: d.Str(), Root: d.Str(), Digest: d.Str()}
+	if n := d.Count(4); n > 0 {
 		p.Inputs = make([]Input, n)
 		for i := range p.Inputs {
-			p.Inputs[i] = Input{Kind: d.str(), Path: d.str(), SHA256: d.str(), Target: d.str()}
+			p.Inputs[i] = Input{Kind: d.Str(), Path: d.Str(), SHA256: d.Str(), Target: d.Str()}
 		}
 	}
-	p.ExecSHA256 = d.str()
-	p.Enabled = d.flag()
-	if d.flag() {
-		f := &Fast{LinuxSHA256: d.str(), NeedABI: int(d.small())}
-		f.Sockets = d.strs()
-		f.EnvMinimal = d.strs()
-		if n := d.count(2); n > 0 {
+	p.ExecSHA256 = d.Str()
+	p.Enabled = d.Flag()
+	if d.Flag() {
+		f := &Fast{LinuxSHA256: d.Str(), NeedABI: int(d.small())}
+		f.Sockets = d.Strs()
+		f.EnvMinimal = d.Strs()
+		if n := d.Count(2); n > 0 {
 			f.EnvRules = make([]rulematch.EnvRule, n)
 			for i := range f.EnvRules {
-				f.EnvRules[i] = rulematch.EnvRule{Name: d.str(), Read: d.flag()}
+				f.EnvRules[i] = rulematch.EnvRule{Name: d.Str(), Read: d.Flag()}
 			}
 		}
-		hasCommands := d.flag()
-		n := d.count(5)
+		hasCommands := d.Flag()
+		n := d.Count(5)
 		if hasCommands {
 			f.Commands = make(map[string]rulematch.CommandRule, n)
 		} else if n != 0 {
-			d.bad, n = true, 0
+			d.Fail()
+			n = 0
 		}
 		prev := ""
 		for i := range n {
-			k := d.str()
+			k := d.Str()
 			if i > 0 && k <= prev {
-				d.bad = true // keys are written sorted and distinct
+				d.Fail() // keys are written sorted and distinct
 			}
 			prev = k
 			var c rulematch.CommandRule
-			hasArgs := d.flag()
-			na := d.count(1)
+			hasArgs := d.Flag()
+			na := d.Count(1)
 			if hasArgs {
 				c.Args = make([][]string, na)
 			} else if na != 0 {
-				d.bad, na = true, 0
+				d.Fail()
+				na = 0
 			}
 			for j := range na {
-				c.Args[j] = d.strs()
+				c.Args[j] = d.Strs()
 			}
-			hasEnvs := d.flag()
-			envs := d.strs()
+			hasEnvs := d.Flag()
+			envs := d.Strs()
 			if hasEnvs {
 				c.Envs = envs
 				if c.Envs == nil {
 					c.Envs = []string{}
 				}
 			} else if envs != nil {
-				d.bad = true
+				d.Fail()
 			}
 			if f.Commands != nil {
 				f.Commands[k] = c
@@ -291,152 +279,78 @@ func Decode(b []byte) (*Plan, error) {
 		}
 		f.Baseline = d.rules()
 		f.FS = d.rules()
-		f.NetRestrict = d.flag()
+		f.NetRestrict = d.Flag()
 		f.ConnectTCP = d.ports()
 		f.BindTCP = d.ports()
-		f.Scoped = d.num()
-		f.TmpAccess = d.num()
-		f.FilterArch = d.str()
+		f.Scoped = d.Num()
+		f.TmpAccess = d.Num()
+		f.FilterArch = d.Str()
 		f.Filter = d.filter()
-		if n := d.count(1); n > 0 {
+		if n := d.Count(1); n > 0 {
 			f.HandledFS = make([]uint64, n)
 			for i := range f.HandledFS {
-				f.HandledFS[i] = d.num()
+				f.HandledFS[i] = d.Num()
 			}
 		}
-		f.Seccomp.Inet = seccomp.Inet(d.str())
-		f.Seccomp.Listen = d.flag()
-		f.Seccomp.Unix = d.flag()
-		f.Seccomp.Metadata = d.flag()
-		f.Seccomp.XattrRead = d.flag()
+		f.Seccomp.Inet = seccomp.Inet(d.Str())
+		f.Seccomp.Listen = d.Flag()
+		f.Seccomp.Unix = d.Flag()
+		f.Seccomp.Metadata = d.Flag()
+		f.Seccomp.XattrRead = d.Flag()
 		if f.Seccomp.Validate() != nil {
-			d.bad = true
+			d.Fail()
 		}
 		p.Fast = f
 	}
-	if d.bad || d.s != "" {
+	if !d.Done() {
 		return nil, ErrPlanSyntax
 	}
 	return p, nil
 }
 
-// decoder reads what encoder wrote; the first error sets bad, after which
-// every read returns a zero value.
-type decoder struct {
-	s   string
-	bad bool
-}
-
-func (d *decoder) num() uint64 {
-	if d.bad {
-		return 0
-	}
-	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
-	// n > 1 with a last byte of 0 is an overlong encoding (0x80 0x00 for
-	// 0): Encode never writes one, and accepting it would let two byte
-	// strings decode to one plan (FuzzDecodePlan and FuzzDecodeSandbox assert
-	// Encode(Decode(b)) == b).
-	if n <= 0 || n > 1 && d.s[n-1] == 0 {
-		d.bad = true
-		return 0
-	}
-	d.s = d.s[n:]
-	return v
-}
+type decoder struct{ *wire.Decoder }
 
 // small is a number that must fit an int comfortably (an ABI version).
-func (d *decoder) small() uint64 {
-	v := d.num()
-	if v > 1<<16 {
-		d.bad = true
-		return 0
-	}
-	return v
-}
+func (d decoder) small() uint64 { return d.Max(1 << 16) }
 
-// count is a list length, refused when the bytes left cannot hold that
-// many elements of at least minBytes each (no huge allocation from a
-// forged count).
-func (d *decoder) count(minBytes int) int {
-	v := d.num()
-	if d.bad || v > uint64(len(d.s)/minBytes) {
-		d.bad = true
-		return 0
-	}
-	return int(v)
-}
-
-func (d *decoder) str() string {
-	n := d.num()
-	if d.bad || n > uint64(len(d.s)) {
-		d.bad = true
-		return ""
-	}
-	s := d.s[:n]
-	d.s = d.s[n:]
-	return s
-}
-
-func (d *decoder) strs() []string {
-	n := d.count(1)
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.str()
-	}
-	return out
-}
-
-func (d *decoder) flag() bool {
-	if d.bad || d.s == "" || d.s[0] > 1 {
-		d.bad = true
-		return false
-	}
-	v := d.s[0] == 1
-	d.s = d.s[1:]
-	return v
-}
-
-func (d *decoder) rules() []Rule {
-	n := d.count(4)
+func (d decoder) rules() []Rule {
+	n := d.Count(4)
 	if n == 0 {
 		return nil
 	}
 	out := make([]Rule, n)
 	for i := range out {
-		out[i] = Rule{Path: d.str(), Access: d.num(), Clause: d.str(), Optional: d.flag()}
+		out[i] = Rule{Path: d.Str(), Access: d.Num(), Clause: d.Str(), Optional: d.Flag()}
 	}
 	return out
 }
 
-func (d *decoder) filter() []bpf.RawInstruction {
-	n := d.count(4)
+func (d decoder) filter() []bpf.RawInstruction {
+	n := d.Count(4)
 	if n == 0 {
 		return nil
 	}
 	out := make([]bpf.RawInstruction, n)
 	for i := range out {
-		op, jt, jf, k := d.num(), d.num(), d.num(), d.num()
+		op, jt, jf, k := d.Num(), d.Num(), d.Num(), d.Num()
 		if op > 0xffff || jt > 0xff || jf > 0xff || k > 0xffffffff {
-			d.bad = true
+			d.Fail()
 		}
 		out[i] = bpf.RawInstruction{Op: uint16(op), Jt: uint8(jt), Jf: uint8(jf), K: uint32(k)}
 	}
 	return out
 }
 
-func (d *decoder) ports() []uint16 {
-	n := d.count(1)
+func (d decoder) ports() []uint16 {
+	n := d.Count(1)
 	if n == 0 {
 		return nil
 	}
 	out := make([]uint16, n)
 	for i := range out {
-		v := d.num()
+		v := d.Num()
 		if v > 0xffff {
-			d.bad = true
+			d.Fail()
 		}
 		out[i] = uint16(v)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/wire"
+
 	"golang.org/x/net/bpf"
 )
 
@@ -44,20 +46,20 @@ var ErrSandboxSyntax = errors.New("not a sandbox this jp-policy encoded")
 // length-prefixed strings, 0/1 flags, in field order).
 func EncodeSandbox(s *Sandbox) []byte {
 	var e encoder
-	e.b = append(e.b, sandboxMagic...)
-	e.num(uint64(s.ABI))
-	e.num(s.HandledFS)
+	e.B = append(e.B, sandboxMagic...)
+	e.Num(uint64(s.ABI))
+	e.Num(s.HandledFS)
 	e.rules(s.Baseline)
 	e.rules(s.FS)
-	e.num(s.HandledNet)
+	e.Num(s.HandledNet)
 	e.ports(s.ConnectTCP)
 	e.ports(s.BindTCP)
-	e.num(s.Scoped)
+	e.Num(s.Scoped)
 	// A nil program (no filter under --best-effort) and an empty one
 	// are different answers: the flag keeps them apart.
-	e.flag(s.Filter != nil)
+	e.Flag(s.Filter != nil)
 	e.filter(s.Filter)
-	return e.b
+	return e.B
 }
 
 // DecodeSandbox reads what EncodeSandbox wrote; anything else (a
@@ -67,23 +69,23 @@ func DecodeSandbox(b []byte) (*Sandbox, error) {
 	if !ok {
 		return nil, ErrSandboxSyntax
 	}
-	d := decoder{s: rest}
-	s := &Sandbox{ABI: int(d.small()), HandledFS: d.num()}
+	d := decoder{wire.NewDecoder(rest)}
+	s := &Sandbox{ABI: int(d.small()), HandledFS: d.Num()}
 	s.Baseline = d.rules()
 	s.FS = d.rules()
-	s.HandledNet = d.num()
+	s.HandledNet = d.Num()
 	s.ConnectTCP = d.ports()
 	s.BindTCP = d.ports()
-	s.Scoped = d.num()
-	if hasFilter, prog := d.flag(), d.filter(); hasFilter {
+	s.Scoped = d.Num()
+	if hasFilter, prog := d.Flag(), d.filter(); hasFilter {
 		s.Filter = prog
 		if s.Filter == nil {
 			s.Filter = []bpf.RawInstruction{}
 		}
 	} else if prog != nil {
-		d.bad = true
+		d.Fail()
 	}
-	if d.bad || d.s != "" {
+	if !d.Done() {
 		return nil, ErrSandboxSyntax
 	}
 	return s, nil

@@ -1,10 +1,11 @@
 package nsroot
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/jp-policy/jp-policy/internal/wire"
 )
 
 // Spec says what stage 2 builds and runs. Every path is absolute and
@@ -70,47 +71,33 @@ const maxSpec = 16 << 20
 func (s *Spec) encode() []byte {
 	// Sized once for the usual spec (Extra is its bulk): growing by
 	// appends copies it several times, each copy fresh heap pages.
-	b := make([]byte, 0, 4096+len(s.Extra))
-	b = append(b, specMagic...)
-	str := func(v string) { b = binary.AppendUvarint(b, uint64(len(v))); b = append(b, v...) }
-	strs := func(v []string) {
-		b = binary.AppendUvarint(b, uint64(len(v)))
-		for _, x := range v {
-			str(x)
-		}
-	}
-	flag := func(v bool) {
-		if v {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	}
-	str(s.Path)
-	strs(s.Argv)
-	strs(s.Env)
-	str(s.Workdir)
-	b = binary.AppendUvarint(b, uint64(len(s.Binds)))
+	e := wire.Encoder{B: make([]byte, 0, 4096+len(s.Extra))}
+	e.B = append(e.B, specMagic...)
+	e.Str(s.Path)
+	e.Strs(s.Argv)
+	e.Strs(s.Env)
+	e.Str(s.Workdir)
+	e.Num(uint64(len(s.Binds)))
 	for _, m := range s.Binds {
-		str(m.Src)
-		str(m.Dst)
-		flag(m.RW)
-		flag(m.Optional)
+		e.Str(m.Src)
+		e.Str(m.Dst)
+		e.Flag(m.RW)
+		e.Flag(m.Optional)
 	}
-	strs(s.Tmpfs)
-	b = binary.AppendUvarint(b, uint64(len(s.Symlinks)))
+	e.Strs(s.Tmpfs)
+	e.Num(uint64(len(s.Symlinks)))
 	for _, l := range s.Symlinks {
-		str(l.Target)
-		str(l.Path)
+		e.Str(l.Target)
+		e.Str(l.Path)
 	}
-	strs(s.Masks)
-	flag(s.Dev)
-	flag(s.Proc)
-	flag(s.Net)
-	strs(s.Listen)
-	str(string(s.Extra))
-	flag(s.forceRemount)
-	return b
+	e.Strs(s.Masks)
+	e.Flag(s.Dev)
+	e.Flag(s.Proc)
+	e.Flag(s.Net)
+	e.Strs(s.Listen)
+	e.Bytes(s.Extra)
+	e.Flag(s.forceRemount)
+	return e.B
 }
 
 var errBadSpec = errors.New("malformed spec")
@@ -122,124 +109,37 @@ func decodeSpec(b []byte) (*Spec, error) {
 	if len(b) > maxSpec || len(b) < len(specMagic) || string(b[:len(specMagic)]) != specMagic {
 		return nil, errBadSpec
 	}
-	d := decoder{b: b[len(specMagic):]}
+	d := wire.NewDecoder(string(b[len(specMagic):]))
 	s := &Spec{}
-	s.Path = d.str()
-	s.Argv = d.strs()
-	s.Env = d.strs()
-	s.Workdir = d.str()
-	if n := d.count(4); n > 0 {
+	s.Path = d.Str()
+	s.Argv = d.Strs()
+	s.Env = d.Strs()
+	s.Workdir = d.Str()
+	if n := d.Count(4); n > 0 {
 		s.Binds = make([]Bind, n)
 		for i := range s.Binds {
-			s.Binds[i] = Bind{Src: d.str(), Dst: d.str(), RW: d.flag(), Optional: d.flag()}
+			s.Binds[i] = Bind{Src: d.Str(), Dst: d.Str(), RW: d.Flag(), Optional: d.Flag()}
 		}
 	}
-	s.Tmpfs = d.strs()
-	if n := d.count(2); n > 0 {
+	s.Tmpfs = d.Strs()
+	if n := d.Count(2); n > 0 {
 		s.Symlinks = make([]Symlink, n)
 		for i := range s.Symlinks {
-			s.Symlinks[i] = Symlink{Target: d.str(), Path: d.str()}
+			s.Symlinks[i] = Symlink{Target: d.Str(), Path: d.Str()}
 		}
 	}
-	s.Masks = d.strs()
-	s.Dev = d.flag()
-	s.Proc = d.flag()
-	s.Net = d.flag()
-	s.Listen = d.strs()
-	s.Extra = d.bytes()
-	s.forceRemount = d.flag()
-	if d.err != nil {
-		return nil, d.err
+	s.Masks = d.Strs()
+	s.Dev = d.Flag()
+	s.Proc = d.Flag()
+	s.Net = d.Flag()
+	s.Listen = d.Strs()
+	s.Extra = d.Bytes()
+	s.forceRemount = d.Flag()
+	if d.Failed() {
+		return nil, errBadSpec
 	}
-	if len(d.b) != 0 {
-		return nil, fmt.Errorf("%w: %d trailing bytes", errBadSpec, len(d.b))
+	if d.Left() != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes", errBadSpec, d.Left())
 	}
 	return s, nil
-}
-
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	// A varint ending in a zero byte after others (0x80 0x00 for 0) is a
-	// second spelling of a shorter one: refused, so a spec has one form.
-	if n <= 0 || n > 1 && d.b[n-1] == 0 {
-		d.err = errBadSpec
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// count reads a list length; each element takes at least minBytes, so a
-// count larger than the rest of the input is malformed.
-func (d *decoder) count(minBytes int) int {
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(d.b)/minBytes) {
-		d.err = errBadSpec
-	}
-	if d.err != nil {
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(d.b)) {
-		d.err = errBadSpec
-	}
-	if d.err != nil {
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-// bytes reads a string as a slice of the input, not a copy: Extra is the
-// bulk of a spec (the launcher's plan), and stage 2 keeps the input until
-// it execs. Empty is nil.
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(d.b)) {
-		d.err = errBadSpec
-	}
-	if d.err != nil || n == 0 {
-		return nil
-	}
-	v := d.b[:n:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) strs() []string {
-	n := d.count(1)
-	if n == 0 {
-		return nil
-	}
-	v := make([]string, n)
-	for i := range v {
-		v[i] = d.str()
-	}
-	return v
-}
-
-func (d *decoder) flag() bool {
-	if d.err != nil {
-		return false
-	}
-	if len(d.b) == 0 || d.b[0] > 1 {
-		d.err = errBadSpec
-		return false
-	}
-	v := d.b[0] == 1
-	d.b = d.b[1:]
-	return v
 }
