@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -129,6 +130,8 @@ func writeBindings(g *Globals, bs []approvals.Binding) {
 		switch b.Status {
 		case approvals.BindingOK:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s (approved %s)\n", b.RulePath, b.Approved, paint.Good("ok"), b.ApprovedAt.Format(time.RFC3339))
+		case approvals.BindingOtherWorkspace:
+			fmt.Fprintf(g.Stdout, "%s -> %s  %s: approved in %s; approve it here with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("OTHER WORKSPACE"), approvals.ElsewhereText(b.ApprovedIn), b.RulePath)
 		case approvals.BindingRetargeted:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("RETARGETED"), b.Current, b.RulePath)
 		default:
@@ -162,6 +165,8 @@ func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	case c.Quiet:
 	case before.Kind == approvals.Retargeted:
 		fmt.Fprintf(g.Stdout, "approved %s -> %s (was %s)\n", rp, target, before.Previous)
+	case before.Kind == approvals.OtherWorkspace:
+		fmt.Fprintf(g.Stdout, "approved %s -> %s (already approved in %s)\n", rp, target, strings.Join(before.ApprovedIn, ", "))
 	default:
 		fmt.Fprintf(g.Stdout, "approved %s -> %s\n", rp, target)
 	}
@@ -170,7 +175,7 @@ func (c *ApprovalsApproveCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 
 // Run removes the rule's approval.
 func (c *ApprovalsRevokeCmd) Run(g *Globals, ac *ApprovalsCmd) error {
-	_, path, store, err := ac.writableStore(g)
+	env, path, store, err := ac.writableStore(g)
 	if err != nil {
 		return err
 	}
@@ -178,7 +183,11 @@ func (c *ApprovalsRevokeCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	if lex, err := policy.LexicalRel(rp); err == nil {
 		rp = lex
 	}
-	if !store.Revoke(rp) {
+	ok, elsewhere := store.Revoke(rp, env.Root)
+	switch {
+	case !ok && len(elsewhere) > 0:
+		return fail(exitUsage, fmt.Errorf("%s is not approved in this workspace, only in %s; revoke it from there", c.RulePath, approvals.ElsewhereText(elsewhere)))
+	case !ok:
 		return fail(exitUsage, fmt.Errorf("no approval for %s in %s", c.RulePath, path))
 	}
 	if err := store.Save(false); err != nil {

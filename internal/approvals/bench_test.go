@@ -11,7 +11,7 @@ func benchStore(b *testing.B, n int) string {
 	b.Helper()
 	s := New(filepath.Join(b.TempDir(), FileName))
 	for i := range n {
-		s.Approve(fmt.Sprintf("mounts/m%03d", i), fmt.Sprintf("/home/me/code/forks/f%03d", i), t0)
+		s.Approve(fmt.Sprintf("mounts/m%03d", i), fmt.Sprintf("/home/me/code/forks/f%03d", i), "/ws", t0)
 	}
 	if err := s.Save(false); err != nil {
 		b.Fatal(err)
@@ -36,7 +36,7 @@ func BenchmarkClassify(b *testing.B) {
 	s, _, _ := Load(benchStore(b, 200))
 	b.ReportAllocs()
 	for b.Loop() {
-		if s.Classify("mounts/m100", "/home/me/code/forks/f100").Kind != Approved {
+		if s.Classify("mounts/m100", "/home/me/code/forks/f100", "/ws").Kind != Approved {
 			b.Fatal("not approved")
 		}
 	}

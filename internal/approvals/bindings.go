@@ -17,6 +17,9 @@ type Binding struct {
 	Current    string        `json:"current_target,omitempty"`
 	Status     BindingStatus `json:"status"`
 	Problem    string        `json:"problem,omitempty"`
+	// ApprovedIn lists the workspaces the approval was given in (absent
+	// for one written by hand, which holds in every workspace).
+	ApprovedIn []string `json:"approved_in,omitempty"`
 }
 
 // BindingStatus says whether an approval still holds.
@@ -26,6 +29,10 @@ const (
 	BindingOK         BindingStatus = "ok"         // the link resolves to the approved target
 	BindingRetargeted BindingStatus = "retargeted" // it resolves somewhere else now
 	BindingBroken     BindingStatus = "broken"     // it is gone, dangling or no longer external
+	// BindingOtherWorkspace: the link resolves to the approved target, but
+	// the approval was given only in other workspaces sharing this one's
+	// id, so it does not hold here.
+	BindingOtherWorkspace BindingStatus = "other_workspace"
 )
 
 // ListBindings checks every approval against the filesystem through
@@ -34,15 +41,21 @@ const (
 func ListBindings(root string, store *Store) []Binding {
 	var out []Binding
 	for _, e := range store.Entries() {
-		b := Binding{RulePath: e.RulePath, Approved: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
+		b := Binding{RulePath: e.RulePath, Approved: e.CanonicalTarget, ApprovedAt: e.ApprovedAt, ApprovedIn: e.ApprovedIn}
 		bound, err := policy.BindRule(root, e.RulePath, true)
-		switch {
-		case err != nil:
+		if err != nil {
 			b.Status, b.Problem = BindingBroken, err.Error()
-		case store.Classify(e.RulePath, bound.Abs).Kind == Approved:
-			b.Current, b.Status = bound.Abs, BindingOK
+			out = append(out, b)
+			continue
+		}
+		b.Current = bound.Abs
+		switch store.Classify(e.RulePath, bound.Abs, root).Kind {
+		case Approved:
+			b.Status = BindingOK
+		case OtherWorkspace:
+			b.Status = BindingOtherWorkspace
 		default:
-			b.Current, b.Status = bound.Abs, BindingRetargeted
+			b.Status = BindingRetargeted
 		}
 		out = append(out, b)
 	}
@@ -61,9 +74,9 @@ func ApproveRule(root, rulePath string, store *Store, now time.Time) (string, st
 		}
 		return "", "", Status{}, fmt.Errorf("cannot approve %s: %w", rulePath, err)
 	}
-	before := store.Classify(bound.Lexical, bound.Abs)
+	before := store.Classify(bound.Lexical, bound.Abs, root)
 	if before.Kind != Approved {
-		store.Approve(bound.Lexical, bound.Abs, now)
+		store.Approve(bound.Lexical, bound.Abs, root, now)
 	}
 	return bound.Lexical, bound.Abs, before, nil
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -70,9 +71,10 @@ func (s *Store) warning() diag.Diagnostic {
 // wireEntry mirrors Entry with every field optional, so a missing field
 // is told apart from an empty one.
 type wireEntry struct {
-	RulePath        *string `json:"rule_path"`
-	CanonicalTarget *string `json:"canonical_target"`
-	ApprovedAt      *string `json:"approved_at"`
+	RulePath        *string   `json:"rule_path"`
+	CanonicalTarget *string   `json:"canonical_target"`
+	ApprovedAt      *string   `json:"approved_at"`
+	ApprovedIn      *[]string `json:"approved_in"`
 }
 
 // decode fills s from data, or reports why data is not a store.
@@ -134,7 +136,24 @@ func decodeEntry(item json.RawMessage) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("approved_at: %v", err)
 	}
-	return Entry{RulePath: *w.RulePath, CanonicalTarget: *w.CanonicalTarget, ApprovedAt: at.UTC()}, nil
+	e := Entry{RulePath: *w.RulePath, CanonicalTarget: *w.CanonicalTarget, ApprovedAt: at.UTC()}
+	if w.ApprovedIn != nil {
+		// Present means "only these workspaces": an empty or unreadable
+		// list must not widen to every workspace, which is what an
+		// absent one means.
+		if len(*w.ApprovedIn) == 0 {
+			return Entry{}, errors.New("approved_in is empty (leave it out for an approval that holds in every workspace)")
+		}
+		for _, r := range *w.ApprovedIn {
+			if !isAbs(r) {
+				return Entry{}, fmt.Errorf("approved_in: %q is not an absolute path", r)
+			}
+		}
+		e.ApprovedIn = slices.Clone(*w.ApprovedIn)
+		slices.Sort(e.ApprovedIn)
+		e.ApprovedIn = slices.Compact(e.ApprovedIn)
+	}
+	return e, nil
 }
 
 // isAbs accepts both slash-rooted and Windows drive paths: the store may

@@ -58,26 +58,36 @@ type Decision struct {
 	// Previous is the target approved before when the rule path was
 	// retargeted; "" when it was never approved.
 	Previous string
+	// ApprovedIn lists the other workspaces (sharing this one's id) in
+	// which exactly this binding was approved, when it was approved in
+	// none but those.
+	ApprovedIn []string
 }
 
-// Ask asks the user whether to trust c's target (previous is the target
-// approved before a retarget, or ""). Implementations must default to no.
-type Ask func(c Candidate, previous string) (bool, error)
+// Ask asks the user whether to trust c's target (d.Previous is the
+// target approved before a retarget, d.ApprovedIn the other workspaces
+// that approved it). Implementations must default to no.
+type Ask func(d Decision) (bool, error)
 
-// Review runs the D43 approval lifecycle (trust on first use) over cands:
-// an approved (rule path, target) pair is trusted; a new or retargeted
-// one is put to ask, when there is one and the store can record the
-// answer, and dropped otherwise. Approvals the user grants are saved
-// before Review returns, replacing a corrupt store: the user's explicit
-// consent is the only case in which that is allowed.
-func Review(store *Store, cands []Candidate, ask Ask, now time.Time) ([]Decision, error) {
+// Review runs the D43 approval lifecycle (trust on first use) over cands
+// for the workspace whose canonical root is root: an approved (rule
+// path, target) pair is trusted; a new or retargeted one, or one
+// approved only in other workspaces that share this one's id, is put to
+// ask, when there is one and the store can record the answer, and
+// dropped otherwise. Approvals the user grants are saved before Review
+// returns, replacing a corrupt store: the user's explicit consent is the
+// only case in which that is allowed.
+func Review(store *Store, root string, cands []Candidate, ask Ask, now time.Time) ([]Decision, error) {
 	out := make([]Decision, 0, len(cands))
 	dirty := false
 	for _, c := range cands {
 		d := Decision{Candidate: c}
-		st := store.Classify(c.RulePath, c.Target)
-		if st.Kind == Retargeted {
+		st := store.Classify(c.RulePath, c.Target, root)
+		switch st.Kind {
+		case Retargeted:
 			d.Previous = st.Previous
+		case OtherWorkspace:
+			d.ApprovedIn = st.ApprovedIn
 		}
 		switch {
 		case st.Kind == Approved:
@@ -85,13 +95,13 @@ func Review(store *Store, cands []Candidate, ask Ask, now time.Time) ([]Decision
 		case store.Path() == "":
 			d.Verdict = NoStorage
 		case ask != nil:
-			ok, err := ask(c, d.Previous)
+			ok, err := ask(d)
 			if err != nil {
 				return nil, err
 			}
 			d.Verdict = Declined
 			if ok {
-				store.Approve(c.RulePath, c.Target, now)
+				store.Approve(c.RulePath, c.Target, root, now)
 				d.Verdict, dirty = Trusted, true
 			}
 		default:

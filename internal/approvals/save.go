@@ -56,9 +56,10 @@ func (s *Store) Save(force bool) error {
 // wireOut is the output shape of one entry; the timestamp is formatted by
 // hand so it is always UTC with a Z suffix, as JP writes it.
 type wireOut struct {
-	RulePath        string `json:"rule_path"`
-	CanonicalTarget string `json:"canonical_target"`
-	ApprovedAt      string `json:"approved_at"`
+	RulePath        string   `json:"rule_path"`
+	CanonicalTarget string   `json:"canonical_target"`
+	ApprovedAt      string   `json:"approved_at"`
+	ApprovedIn      []string `json:"approved_in,omitempty"`
 }
 
 // Marshal renders the store as Save writes it.
@@ -66,7 +67,7 @@ func (s *Store) Marshal() ([]byte, error) {
 	entries := s.Entries()
 	mounts := make([]wireOut, len(entries))
 	for i, e := range entries {
-		mounts[i] = wireOut{e.RulePath, e.CanonicalTarget, e.ApprovedAt.UTC().Format(time.RFC3339Nano)}
+		mounts[i] = wireOut{e.RulePath, e.CanonicalTarget, e.ApprovedAt.UTC().Format(time.RFC3339Nano), e.ApprovedIn}
 	}
 	mountsJSON, err := json.Marshal(mounts)
 	if err != nil {

@@ -1,7 +1,9 @@
 package approvals
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -17,6 +19,15 @@ type Entry struct {
 	// approved to resolve to.
 	CanonicalTarget string    `json:"canonical_target"`
 	ApprovedAt      time.Time `json:"approved_at"`
+	// ApprovedIn lists the canonical roots of the workspaces in which the
+	// user approved the binding, sorted. JP keys the store by the
+	// workspace id in `.jp/.id`, which a repository commits and anyone
+	// can copy: without this list, a hostile clone shipping another
+	// workspace's id (and a link to the same target) would inherit its
+	// approvals silently (attack_borrowed_id.txtar). Empty for an entry
+	// written by hand or by JP, which names no workspace and holds in
+	// every workspace that shares the store, as RFD D43 has it.
+	ApprovedIn []string `json:"approved_in,omitempty"`
 }
 
 // Kind is the outcome of Classify.
@@ -30,6 +41,9 @@ const (
 	// Retargeted: an approval exists for a different target; the symlink
 	// was pointed somewhere else since the user approved it.
 	Retargeted
+	// OtherWorkspace: an approval names this exact target, but it was
+	// given in other workspaces that share this one's id, not in this one.
+	OtherWorkspace
 )
 
 func (k Kind) String() string {
@@ -38,6 +52,8 @@ func (k Kind) String() string {
 		return "approved"
 	case Retargeted:
 		return "retargeted"
+	case OtherWorkspace:
+		return "other_workspace"
 	default:
 		return "unknown"
 	}
@@ -54,6 +70,8 @@ type Status struct {
 	Previous string
 	// ApprovedAt is when the stored binding was approved; zero for Unknown.
 	ApprovedAt time.Time
+	// ApprovedIn is the entry's workspaces when Kind is OtherWorkspace.
+	ApprovedIn []string
 }
 
 // Store is an in-memory approval store. The zero value is not usable; get
@@ -89,37 +107,67 @@ func (s *Store) Lookup(rulePath string) (target string, ok bool) {
 	return e.CanonicalTarget, ok
 }
 
-// Classify compares canonicalTarget with the approval stored for rulePath.
-// Targets are compared as exact strings: both sides are canonical, and any
-// difference must re-prompt rather than be explained away.
-func (s *Store) Classify(rulePath, canonicalTarget string) Status {
+// Classify compares canonicalTarget with the approval stored for rulePath,
+// as seen from the workspace whose canonical root is root. Targets are
+// compared as exact strings: both sides are canonical, and any difference
+// must re-prompt rather than be explained away.
+func (s *Store) Classify(rulePath, canonicalTarget, root string) Status {
 	e, ok := s.entries[rulePath]
 	switch {
 	case !ok:
 		return Status{Kind: Unknown}
-	case e.CanonicalTarget == canonicalTarget:
+	case e.CanonicalTarget != canonicalTarget:
+		return Status{Kind: Retargeted, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
+	case len(e.ApprovedIn) == 0 || slices.Contains(e.ApprovedIn, root):
 		return Status{Kind: Approved, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
 	default:
-		return Status{Kind: Retargeted, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
+		return Status{Kind: OtherWorkspace, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt, ApprovedIn: slices.Clone(e.ApprovedIn)}
 	}
 }
 
-// Approve records (or replaces) the binding of rulePath to target.
-func (s *Store) Approve(rulePath, target string, now time.Time) {
+// Approve records the user's approval, in the workspace at root, of
+// rulePath resolving to target. An approval of the same target given in
+// other workspaces gains root; a new or retargeted binding replaces the
+// entry and holds in root only (the other workspaces are asked again).
+func (s *Store) Approve(rulePath, target, root string, now time.Time) {
+	if e, ok := s.entries[rulePath]; ok && e.CanonicalTarget == target {
+		if len(e.ApprovedIn) == 0 || slices.Contains(e.ApprovedIn, root) {
+			return
+		}
+		e.ApprovedIn = append(slices.Clone(e.ApprovedIn), root)
+		slices.Sort(e.ApprovedIn)
+		s.entries[rulePath] = e
+		return
+	}
 	s.entries[rulePath] = Entry{
 		RulePath:        rulePath,
 		CanonicalTarget: target,
 		// JP writes whole-second UTC stamps; sub-second noise would make
 		// otherwise identical rewrites differ.
 		ApprovedAt: now.UTC().Truncate(time.Second),
+		ApprovedIn: []string{root},
 	}
 }
 
-// Revoke removes the binding of rulePath and reports whether there was one.
-func (s *Store) Revoke(rulePath string) bool {
-	_, ok := s.entries[rulePath]
-	delete(s.entries, rulePath)
-	return ok
+// Revoke withdraws the approval of rulePath in the workspace at root:
+// root leaves the entry's workspaces, and the entry goes when none is
+// left or it names none (an entry written by hand). It reports whether
+// anything was withdrawn; when not, elsewhere lists the workspaces the
+// entry holds in, if there is one.
+func (s *Store) Revoke(rulePath, root string) (ok bool, elsewhere []string) {
+	e, found := s.entries[rulePath]
+	switch {
+	case !found:
+		return false, nil
+	case len(e.ApprovedIn) == 0 || len(e.ApprovedIn) == 1 && e.ApprovedIn[0] == root:
+		delete(s.entries, rulePath)
+		return true, nil
+	case !slices.Contains(e.ApprovedIn, root):
+		return false, slices.Clone(e.ApprovedIn)
+	}
+	e.ApprovedIn = slices.DeleteFunc(slices.Clone(e.ApprovedIn), func(r string) bool { return r == root })
+	s.entries[rulePath] = e
+	return true, nil
 }
 
 // Entries returns every binding, sorted by rule path.
@@ -130,4 +178,17 @@ func (s *Store) Entries() []Entry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].RulePath < out[j].RulePath })
 	return out
+}
+
+// ElsewhereText names the other workspaces an approval was given in, for
+// messages: "/a, which shares this workspace's id" or "/a and /b, which
+// share this workspace's id".
+func ElsewhereText(roots []string) string {
+	switch len(roots) {
+	case 0:
+		return "no workspace"
+	case 1:
+		return roots[0] + ", which shares this workspace's id"
+	}
+	return strings.Join(roots[:len(roots)-1], ", ") + " and " + roots[len(roots)-1] + ", which share this workspace's id"
 }

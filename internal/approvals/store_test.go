@@ -5,6 +5,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,7 +114,7 @@ func TestLoadIOErrorFailsClosed(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	s := New("unused")
-	s.Approve("fork", "/code/forks/x", t0)
+	s.Approve("fork", "/code/forks/x", "/ws", t0)
 	tests := []struct {
 		rule, target string
 		kind         Kind
@@ -128,7 +129,7 @@ func TestClassify(t *testing.T) {
 		{"", "/code/forks/x", Unknown, ""},
 	}
 	for _, tt := range tests {
-		got := s.Classify(tt.rule, tt.target)
+		got := s.Classify(tt.rule, tt.target, "/ws")
 		if got.Kind != tt.kind || got.Previous != tt.previous {
 			t.Errorf("Classify(%q, %q) = %+v, want %v previous %q", tt.rule, tt.target, got, tt.kind, tt.previous)
 		}
@@ -140,15 +141,18 @@ func TestApproveRevokeLookup(t *testing.T) {
 	if _, ok := s.Lookup("fork"); ok {
 		t.Fatal("empty store has fork")
 	}
-	s.Approve("fork", "/a", t0)
-	s.Approve("fork", "/b", t0.Add(time.Hour+500*time.Millisecond))
+	s.Approve("fork", "/a", "/ws", t0)
+	s.Approve("fork", "/b", "/ws", t0.Add(time.Hour+500*time.Millisecond))
 	if got, ok := s.Lookup("fork"); !ok || got != "/b" {
 		t.Fatalf("Lookup after re-approve = %q %v", got, ok)
 	}
 	if e := s.Entries(); len(e) != 1 || !e[0].ApprovedAt.Equal(t0.Add(time.Hour)) {
 		t.Fatalf("Entries = %+v (want one, whole-second stamp)", e)
 	}
-	if !s.Revoke("fork") || s.Revoke("fork") {
+	if ok, _ := s.Revoke("fork", "/ws"); !ok {
+		t.Fatal("Revoke should report true once")
+	}
+	if ok, _ := s.Revoke("fork", "/ws"); ok {
 		t.Fatal("Revoke should report true once, then false")
 	}
 }
@@ -159,7 +163,7 @@ func TestSaveDeterministicAndKeepsSiblings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Approve("a", "/a", t0)
+	s.Approve("a", "/a", "/ws", t0)
 	if err := s.Save(false); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +173,10 @@ func TestSaveDeterministicAndKeepsSiblings(t *testing.T) {
     {
       "rule_path": "a",
       "canonical_target": "/a",
-      "approved_at": "2026-05-26T13:00:00Z"
+      "approved_at": "2026-05-26T13:00:00Z",
+      "approved_in": [
+        "/ws"
+      ]
     },
     {
       "rule_path": "b",
@@ -208,7 +215,7 @@ func TestSaveRefusesCorruptUnlessForced(t *testing.T) {
 	if err != nil || !s.Corrupt() {
 		t.Fatalf("want corrupt store, got err=%v", err)
 	}
-	s.Approve("fork", "/x", t0)
+	s.Approve("fork", "/x", "/ws", t0)
 	var ce *CorruptError
 	if err := s.Save(false); !errors.As(err, &ce) || ce.Path != p {
 		t.Fatalf("Save(false) on corrupt = %v, want *CorruptError", err)
@@ -235,7 +242,7 @@ func TestSaveRefusesCorruptUnlessForced(t *testing.T) {
 func TestSaveCreatesPrivateDirAndFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "workspace", "w-123", FileName)
 	s := New(p)
-	s.Approve("fork", "/x", t0)
+	s.Approve("fork", "/x", "/ws", t0)
 	if err := s.Save(false); err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +297,7 @@ func TestSaveFailureLeavesOldFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Approve("fork", "/x", t0)
+			s.Approve("fork", "/x", "/ws", t0)
 			undo := tc.break_(dir)
 			defer undo()
 			if err := s.Save(false); err == nil {
@@ -311,7 +318,7 @@ func TestLoadUnderAFileIsEmptyButSaveFails(t *testing.T) {
 	if err != nil || len(s.Entries()) != 0 {
 		t.Fatalf("Load under a file: %v", err)
 	}
-	s.Approve("fork", "/x", t0)
+	s.Approve("fork", "/x", "/ws", t0)
 	if err := s.Save(true); err == nil {
 		t.Fatal("Save under a file must fail")
 	}
@@ -329,5 +336,84 @@ func TestDefaultPath(t *testing.T) {
 	}
 	if want := filepath.Join(data, "workspace", "myws-abc12", FileName); got != want {
 		t.Fatalf("DefaultPath = %q, want %q", got, want)
+	}
+}
+
+// TestApprovedIn: an approval given in one workspace holds there and, for
+// the same target, is OTHER elsewhere until approved there too; a
+// retarget starts over in the approving workspace; an entry written by
+// hand (no approved_in) holds everywhere; revoking withdraws only the
+// revoking workspace's approval.
+func TestApprovedIn(t *testing.T) {
+	s := New("")
+	s.Approve("fork", "/x", "/a", t0)
+	steps := []struct {
+		do         func()
+		root, tgt  string
+		kind       Kind
+		approvedIn []string
+	}{
+		{nil, "/a", "/x", Approved, nil},
+		{nil, "/b", "/x", OtherWorkspace, []string{"/a"}},
+		{nil, "/b", "/y", Retargeted, nil},
+		{func() { s.Approve("fork", "/x", "/b", t0) }, "/b", "/x", Approved, nil},
+		{nil, "/a", "/x", Approved, nil},
+		{nil, "/c", "/x", OtherWorkspace, []string{"/a", "/b"}},
+		{func() { s.Revoke("fork", "/a") }, "/a", "/x", OtherWorkspace, []string{"/b"}},
+		{nil, "/b", "/x", Approved, nil},
+		{func() { s.Approve("fork", "/y", "/c", t0) }, "/b", "/y", OtherWorkspace, []string{"/c"}},
+		{func() { s.entries["fork"] = Entry{RulePath: "fork", CanonicalTarget: "/y", ApprovedAt: t0} }, "/b", "/y", Approved, nil},
+		{func() { s.Approve("fork", "/y", "/d", t0) }, "/e", "/y", Approved, nil},
+	}
+	for i, st := range steps {
+		if st.do != nil {
+			st.do()
+		}
+		got := s.Classify("fork", st.tgt, st.root)
+		if got.Kind != st.kind || !slices.Equal(got.ApprovedIn, st.approvedIn) {
+			t.Errorf("step %d: Classify(fork, %s, %s) = %v %v, want %v %v", i, st.tgt, st.root, got.Kind, got.ApprovedIn, st.kind, st.approvedIn)
+		}
+	}
+	// Revoking where it is not approved withdraws nothing and says where it is.
+	s.Approve("m", "/x", "/a", t0)
+	if ok, where := s.Revoke("m", "/b"); ok || !slices.Equal(where, []string{"/a"}) {
+		t.Errorf("Revoke elsewhere = %v %v", ok, where)
+	}
+	if ok, _ := s.Revoke("m", "/a"); !ok {
+		t.Error("Revoke in the approving workspace failed")
+	}
+	if _, ok := s.Lookup("m"); ok {
+		t.Error("the last workspace's revoke should remove the entry")
+	}
+}
+
+// TestApprovedInDecode: approved_in round-trips sorted and deduplicated;
+// an empty or relative list makes the store corrupt (read as empty), never
+// an approval that holds everywhere.
+func TestApprovedInDecode(t *testing.T) {
+	for _, tc := range []struct {
+		list    string
+		corrupt bool
+	}{
+		{`["/b", "/a", "/b"]`, false},
+		{`[]`, true},
+		{`["rel"]`, true},
+		{`"/a"`, true},
+		{`null`, false}, // JSON null is an absent list
+	} {
+		p := write(t, `{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z","approved_in":`+tc.list+`}]}`)
+		s, _, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Corrupt() != tc.corrupt {
+			t.Errorf("%s: corrupt %v, want %v", tc.list, s.Corrupt(), tc.corrupt)
+			continue
+		}
+		if !tc.corrupt && tc.list != "null" {
+			if e := s.Entries(); !slices.Equal(e[0].ApprovedIn, []string{"/a", "/b"}) {
+				t.Errorf("%s: approved_in %v", tc.list, e[0].ApprovedIn)
+			}
+		}
 	}
 }

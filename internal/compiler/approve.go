@@ -19,7 +19,10 @@ type MountPrompt struct {
 	RulePath string // workspace-relative lexical path of the symlink
 	Target   string // canonical absolute target now
 	Previous string // the approved target before a retarget; "" when new
-	Grants   []ToolGrant
+	// ApprovedIn: the other workspaces sharing this one's id that
+	// approved this exact binding, when only they did.
+	ApprovedIn []string
+	Grants     []ToolGrant
 }
 
 // ToolGrant lists what one tool may do under a mount.
@@ -100,15 +103,15 @@ func approveExternal(opts *Options, root string, names []string,
 	}
 	var ask approvals.Ask
 	if opts.Prompter != nil {
-		ask = func(c approvals.Candidate, prev string) (bool, error) {
-			return opts.Prompter.ApproveMount(MountPrompt{RulePath: c.RulePath, Target: c.Target, Previous: prev, Grants: uses[c.RulePath].grants})
+		ask = func(d approvals.Decision) (bool, error) {
+			return opts.Prompter.ApproveMount(MountPrompt{RulePath: d.RulePath, Target: d.Target, Previous: d.Previous, ApprovedIn: d.ApprovedIn, Grants: uses[d.RulePath].grants})
 		}
 	}
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	decisions, err := approvals.Review(store, cands, ask, now())
+	decisions, err := approvals.Review(store, root, cands, ask, now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,8 +132,11 @@ func approveExternal(opts *Options, root string, names []string,
 			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, "you declined the target"))
 		default:
 			reason := "its target is not approved"
-			if d.Previous != "" {
+			switch {
+			case d.Previous != "":
 				reason = fmt.Sprintf("its target changed from %s (retargeted)", d.Previous)
+			case len(d.ApprovedIn) > 0:
+				reason = fmt.Sprintf("its target was approved only in %s (.jp/.id)", approvals.ElsewhereText(d.ApprovedIn))
 			}
 			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, reason))
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/approvals"
 )
 
 // TextPrompter asks on a terminal, in the words of RFD D43. Anything but
@@ -19,9 +21,12 @@ type TextPrompter struct {
 // it, and reads one answer.
 func (p *TextPrompter) ApproveMount(m MountPrompt) (bool, error) {
 	var b strings.Builder
-	if m.Previous == "" {
+	switch {
+	case len(m.ApprovedIn) > 0:
+		fmt.Fprintf(&b, "Approve this target binding for this workspace?\n\n  %s → %s\n\nIt was approved in %s (.jp/.id);\na repository that copied that id would inherit it, so it is asked again here.\n\n", m.RulePath, m.Target, approvals.ElsewhereText(m.ApprovedIn))
+	case m.Previous == "":
 		fmt.Fprintf(&b, "Approve this target binding?\n\n  %s → %s\n\n", m.RulePath, m.Target)
-	} else {
+	default:
 		fmt.Fprintf(&b, "Symlink `%s` retargeted:\n  was: %s\n  now: %s\n\n", m.RulePath, m.Previous, m.Target)
 	}
 	b.WriteString("Current grants under this mount:\n")

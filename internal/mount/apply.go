@@ -83,7 +83,7 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 		return res, errorf(KindRetarget, "mount %s resolves to %s after creating it, not %s; refusing to approve it", p.RulePath, got, p.Target)
 	}
 
-	saved, warns, err := approve(p, files.Approvals, now, &u)
+	saved, warns, err := approve(p, env.Root, files.Approvals, now, &u)
 	res.Warnings = warns
 	if err != nil {
 		return res, err
@@ -121,7 +121,7 @@ func createLink(p *Plan, u *undo) error {
 
 // approve records the binding unless it is already there, and reports
 // whether the store was written.
-func approve(p *Plan, path string, now time.Time, u *undo) (bool, []diag.Diagnostic, error) {
+func approve(p *Plan, root, path string, now time.Time, u *undo) (bool, []diag.Diagnostic, error) {
 	snap, err := takeSnapshot(path)
 	if err != nil {
 		return false, nil, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("approvals store: %v", err)}
@@ -130,10 +130,10 @@ func approve(p *Plan, path string, now time.Time, u *undo) (bool, []diag.Diagnos
 	if err != nil {
 		return false, nil, &Error{Kind: KindIO, Err: err, Message: err.Error()}
 	}
-	if st := store.Classify(p.RulePath, p.Target); st.Kind == approvals.Approved {
+	if st := store.Classify(p.RulePath, p.Target, root); st.Kind == approvals.Approved {
 		return false, warns, nil
 	}
-	store.Approve(p.RulePath, p.Target, now)
+	store.Approve(p.RulePath, p.Target, root, now)
 	// Typing the mount is the user's approval (D43 "Effects of --mount"),
 	// so a corrupt store may be replaced; the warning above says so.
 	if err := store.Save(true); err != nil {

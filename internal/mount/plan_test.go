@@ -136,7 +136,7 @@ func TestApplyRollsBackOnConfigFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _, _ := approvals.Load(store)
-	if st := s.Classify("a/b/fork", filepath.Join(env.Home, "x")); st.Kind != approvals.Approved {
+	if st := s.Classify("a/b/fork", filepath.Join(env.Home, "x"), env.Root); st.Kind != approvals.Approved {
 		t.Fatalf("approval = %+v", st)
 	}
 	res, err := Unmount("a/b/fork", env, Files{Config: cfg, Approvals: store})

@@ -108,9 +108,15 @@ func Unmount(name string, env Env, files Files) (res UnmountResult, err error) {
 		if err != nil {
 			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("approvals store: %v", err)}
 		}
+		kept := revoke[:0]
 		for _, rp := range revoke {
-			store.Revoke(rp)
+			// An approval given only in other workspaces that share this
+			// one's id stays theirs.
+			if ok, _ := store.Revoke(rp, env.Root); ok {
+				kept = append(kept, rp)
+			}
 		}
+		revoke = kept
 		if err := store.Save(false); err != nil {
 			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot withdraw the approval: %v", err)}
 		}
