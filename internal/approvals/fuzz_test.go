@@ -3,6 +3,7 @@ package approvals
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"mounts":[{"rule_path":"fork","canonical_target":"/abs","approved_at":"2026-05-26T13:00:00Z"}]}`))
 	f.Add([]byte(`{"mounts":[],"plugins":{"x":[1,2]}}`))
 	f.Add([]byte(`{"mounts":null}`))
+	f.Add([]byte(`{"mounts":[{"rule_path":"f","canonical_target":"/x","approved_at":"2026-05-26T13:00:00Z","approved_in":["/b","/a","/b"]}]}`))
 	f.Add([]byte(`[`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
@@ -43,7 +45,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("round trip changed entries: %v -> %v", before, after)
 		}
 		for i := range before {
-			if before[i].RulePath != after[i].RulePath || before[i].CanonicalTarget != after[i].CanonicalTarget || !before[i].ApprovedAt.Equal(after[i].ApprovedAt) {
+			if before[i].RulePath != after[i].RulePath || before[i].CanonicalTarget != after[i].CanonicalTarget || !before[i].ApprovedAt.Equal(after[i].ApprovedAt) || !slices.Equal(before[i].ApprovedIn, after[i].ApprovedIn) {
 				t.Fatalf("round trip changed entries: %v -> %v", before, after)
 			}
 		}
