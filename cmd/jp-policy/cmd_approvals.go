@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/mount"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"github.com/jp-policy/jp-policy/policy"
@@ -131,7 +132,7 @@ func writeBindings(g *Globals, bs []approvals.Binding) {
 		case approvals.BindingOK:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s (approved %s)\n", b.RulePath, b.Approved, paint.Good("ok"), b.ApprovedAt.Format(time.RFC3339))
 		case approvals.BindingOtherWorkspace:
-			fmt.Fprintf(g.Stdout, "%s -> %s  %s: approved in %s; approve it here with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("OTHER WORKSPACE"), approvals.ElsewhereText(b.ApprovedIn), b.RulePath)
+			fmt.Fprintf(g.Stdout, "%s -> %s  %s: approved in %s; approve it here with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("OTHER WORKSPACE"), jpdirs.SharingWorkspacesText(b.ApprovedIn), b.RulePath)
 		case approvals.BindingRetargeted:
 			fmt.Fprintf(g.Stdout, "%s -> %s  %s: now %s; re-approve with `jp-policy approvals approve %s`\n", b.RulePath, b.Approved, paint.Bad("RETARGETED"), b.Current, b.RulePath)
 		default:
@@ -186,7 +187,7 @@ func (c *ApprovalsRevokeCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	ok, elsewhere := store.Revoke(rp, env.Root)
 	switch {
 	case !ok && len(elsewhere) > 0:
-		return fail(exitUsage, fmt.Errorf("%s is not approved in this workspace, only in %s; revoke it from there", c.RulePath, approvals.ElsewhereText(elsewhere)))
+		return fail(exitUsage, fmt.Errorf("%s is not approved in this workspace, only in %s; revoke it from there", c.RulePath, jpdirs.SharingWorkspacesText(elsewhere)))
 	case !ok:
 		return fail(exitUsage, fmt.Errorf("no approval for %s in %s", c.RulePath, path))
 	}

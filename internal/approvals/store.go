@@ -3,7 +3,6 @@ package approvals
 import (
 	"slices"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -107,6 +106,18 @@ func (s *Store) Lookup(rulePath string) (target string, ok bool) {
 	return e.CanonicalTarget, ok
 }
 
+// LookupIn returns the target approved for rulePath, as seen from the
+// workspace whose canonical root is root: ok when there is an entry;
+// elsewhere is set when the entry was approved only in other workspaces
+// that share root's id, so it does not hold at root.
+func (s *Store) LookupIn(rulePath, root string) (target string, elsewhere []string, ok bool) {
+	e, ok := s.entries[rulePath]
+	if ok && len(e.ApprovedIn) > 0 && !slices.Contains(e.ApprovedIn, root) {
+		elsewhere = slices.Clone(e.ApprovedIn)
+	}
+	return e.CanonicalTarget, elsewhere, ok
+}
+
 // Classify compares canonicalTarget with the approval stored for rulePath,
 // as seen from the workspace whose canonical root is root. Targets are
 // compared as exact strings: both sides are canonical, and any difference
@@ -178,17 +189,4 @@ func (s *Store) Entries() []Entry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].RulePath < out[j].RulePath })
 	return out
-}
-
-// ElsewhereText names the other workspaces an approval was given in, for
-// messages: "/a, which shares this workspace's id" or "/a and /b, which
-// share this workspace's id".
-func ElsewhereText(roots []string) string {
-	switch len(roots) {
-	case 0:
-		return "no workspace"
-	case 1:
-		return roots[0] + ", which shares this workspace's id"
-	}
-	return strings.Join(roots[:len(roots)-1], ", ") + " and " + roots[len(roots)-1] + ", which share this workspace's id"
 }

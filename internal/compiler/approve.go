@@ -9,6 +9,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -136,7 +137,7 @@ func approveExternal(opts *Options, root string, names []string,
 			case d.Previous != "":
 				reason = fmt.Sprintf("its target changed from %s (retargeted)", d.Previous)
 			case len(d.ApprovedIn) > 0:
-				reason = fmt.Sprintf("its target was approved only in %s (.jp/.id)", approvals.ElsewhereText(d.ApprovedIn))
+				reason = fmt.Sprintf("its target was approved only in %s (.jp/.id)", jpdirs.SharingWorkspacesText(d.ApprovedIn))
 			}
 			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, reason))
 		}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // TextPrompter asks on a terminal, in the words of RFD D43. Anything but
@@ -23,7 +23,7 @@ func (p *TextPrompter) ApproveMount(m MountPrompt) (bool, error) {
 	var b strings.Builder
 	switch {
 	case len(m.ApprovedIn) > 0:
-		fmt.Fprintf(&b, "Approve this target binding for this workspace?\n\n  %s → %s\n\nIt was approved in %s (.jp/.id);\na repository that copied that id would inherit it, so it is asked again here.\n\n", m.RulePath, m.Target, approvals.ElsewhereText(m.ApprovedIn))
+		fmt.Fprintf(&b, "Approve this target binding for this workspace?\n\n  %s → %s\n\nIt was approved in %s (.jp/.id);\na repository that copied that id would inherit it, so it is asked again here.\n\n", m.RulePath, m.Target, jpdirs.SharingWorkspacesText(m.ApprovedIn))
 	case m.Previous == "":
 		fmt.Fprintf(&b, "Approve this target binding?\n\n  %s → %s\n\n", m.RulePath, m.Target)
 	default:

@@ -274,3 +274,17 @@ func ExpandHome(p, home string) (string, error) {
 	}
 	return filepath.Join(home, p[1:]), nil
 }
+
+// SharingWorkspacesText names other workspaces that share a workspace's
+// id (and so its user storage, UserWorkspaceDir), for messages: "/a,
+// which shares this workspace's id" or "/a and /b, which share this
+// workspace's id".
+func SharingWorkspacesText(roots []string) string {
+	switch len(roots) {
+	case 0:
+		return "no other workspace"
+	case 1:
+		return roots[0] + ", which shares this workspace's id"
+	}
+	return strings.Join(roots[:len(roots)-1], ", ") + " and " + roots[len(roots)-1] + ", which share this workspace's id"
+}

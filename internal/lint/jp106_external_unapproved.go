@@ -5,14 +5,16 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 func init() {
 	register(&Rule{
 		ID: "JP106", Name: "external-unapproved", Severity: diag.Warning, Suppressible: true,
-		Title: "An external rule's target is not approved, or the symlink was retargeted since approval",
+		Title: "An external rule's target is not approved here, or the symlink was retargeted since approval",
 		Description: "External targets are trusted on first use (RFD D43): the approvals store binds the rule path to the canonical target the user approved. " +
 			"Until then, or after the link is pointed somewhere else, the compiler drops the rule and the tool gets no access there. A retargeted link is the case approvals exist to catch: check where it points now before approving. " +
+			"An approval recorded by jp-policy holds only in the workspaces that gave it: the store is found through the committed `.jp/.id`, which another repository can copy to inherit approvals, so a binding approved only in another workspace sharing this one's id is reported and dropped until it is approved here. " +
 			"A rule that grants nothing (a narrowing, such as `read = false` on a file inside a mount) needs no approval and is never dropped: dropping it would let the broader rule reach what it narrows.",
 		Fix:   "Check the target, then run `jp-policy approvals approve RULE_PATH`.",
 		check: checkExternalUnapproved,
@@ -27,13 +29,16 @@ func checkExternalUnapproved(p *pass) {
 				// keeps it wherever its link points (it only narrows).
 				continue
 			}
-			stored, found := p.approvedTarget(b)
+			stored, elsewhere, found := p.approvedTarget(b)
 			pos := p.valueOf(b.rule.Keys, "path", b.rule.Pos)
 			help := fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", b.key)
 			switch {
 			case !found:
 				p.report(pos, fmt.Sprintf("external rule %q of tool %q points at %s, which is not approved; the rule is dropped until it is",
 					b.key, tf.tool.Name, p.st.show(b.abs)), help)
+			case filepath.Clean(stored) == b.abs && elsewhere != nil:
+				p.report(pos, fmt.Sprintf("external rule %q of tool %q points at %s, which was approved only in %s; the rule is dropped until it is approved in this workspace",
+					b.key, tf.tool.Name, p.st.show(b.abs), jpdirs.SharingWorkspacesText(elsewhere)), help)
 			case filepath.Clean(stored) != b.abs:
 				p.report(pos, fmt.Sprintf("external rule %q of tool %q was approved for %s but the link now points at %s; the rule is dropped until the new target is approved",
 					b.key, tf.tool.Name, p.st.show(stored), p.st.show(b.abs)), help)

@@ -28,17 +28,17 @@ func (p *pass) dropped(b *boundRule) bool {
 	if !b.external {
 		return false
 	}
-	stored, ok := p.approvedTarget(b)
-	return !ok || filepath.Clean(stored) != b.abs
+	stored, elsewhere, ok := p.approvedTarget(b)
+	return !ok || elsewhere != nil || filepath.Clean(stored) != b.abs
 }
 
 // approvedTarget is the target the approvals store holds for an external
-// rule's path.
-func (p *pass) approvedTarget(b *boundRule) (string, bool) {
+// rule's path, and the other workspaces it holds in when not in this one.
+func (p *pass) approvedTarget(b *boundRule) (string, []string, bool) {
 	if p.opts.Approvals == nil {
-		return "", false
+		return "", nil, false
 	}
-	return p.opts.Approvals.Lookup(b.key)
+	return p.opts.Approvals.LookupIn(b.key, p.st.root)
 }
 
 func checkFSAllDropped(p *pass) {

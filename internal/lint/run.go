@@ -11,9 +11,12 @@ import (
 )
 
 // Approvals is what lint needs of the approvals store (RFD D43): the
-// approved canonical target of an external rule's workspace-relative path.
+// approved canonical target of an external rule's workspace-relative
+// path, as seen from the workspace at root (approvals.Store.LookupIn):
+// elsewhere is set when it was approved only in other workspaces that
+// share root's id, so that it does not hold here, as compile decides.
 type Approvals interface {
-	Lookup(rulePath string) (target string, ok bool)
+	LookupIn(rulePath, root string) (target string, elsewhere []string, ok bool)
 }
 
 // Options tune one lint run.
