@@ -238,12 +238,16 @@ func TestAttackHTTPSmuggling(t *testing.T) {
 		{"control", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200}},
 		{"pipelined second request elsewhere",
 			"GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET " + base + "/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200, 403}},
+		// Both framings: refused outright (net/http let chunked win and
+		// answered 200 then 400), so no reading of the body is forwarded.
 		{"TE and CL: chunked body hides a request",
-			"POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{200, 400}},
+			"POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}},
 		{"two Content-Lengths", "POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nContent-Length: 40\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}},
 		{"duplicate Host", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 169.254.169.254\r\n\r\n", []int{400}},
 		{"Host header names another host", "GET " + base + "/admin HTTP/1.1\r\nHost: allowed\r\nConnection: close\r\n\r\n", []int{403}},
-		{"userinfo looks like the allowed host", "GET http://127.0.0.1:" + ps + "@169.254.169.254/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{403}},
+		// Userinfo in the target: refused before any decision (it was
+		// decided on the real host and refused, 403).
+		{"userinfo looks like the allowed host", "GET http://127.0.0.1:" + ps + "@169.254.169.254/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"backslash before @", "GET http://169.254.169.254\\@127.0.0.1:" + ps + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"encoded dot segments", "GET " + base + "/api/%2e%2e/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"encoded slash dot-dot", "GET " + base + "/api%2f..%2fadmin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
