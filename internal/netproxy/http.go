@@ -132,6 +132,10 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	return hc.forward(h, net.JoinHostPort(canon, strconv.Itoa(logPort)), canon, logPort, hostHeader, entry)
 }
 
+// bodyGrace is how long a response waits for its request body to finish
+// being sent before the client connection is given up (see relay).
+const bodyGrace = 100 * time.Millisecond
+
 // denied marks a policy refusal.
 var denied = []field{{"X-Jp-Policy", "denied"}}
 
@@ -184,13 +188,14 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			}
 		}
 		done := make(chan error, 1)
+		up, upBW, br := hc.up, hc.upBW, hc.br
 		go func() {
-			hc.upBW.WriteString(head)
+			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
-			err := copyBody(hc.upBW, hc.br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
 			if err != nil {
-				// Unblock the response read below.
-				hc.up.Close()
+				// Unblock the response read in relay.
+				up.Close()
 			}
 			done <- err
 		}()
@@ -301,6 +306,26 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 		keep = false // chunks are HTTP/1.1; the body runs to the close
 	}
 
+	// Whether the request body went through decides whether the client
+	// connection can carry another request, and that goes in the head.
+	// A body still flowing when the answer is in (an upstream that
+	// answered early, or one that streams while it reads) gets a moment
+	// to finish; after that the connection closes after this response.
+	var bodyErr error
+	bodyDone := body == nil
+	if !bodyDone {
+		t := time.NewTimer(bodyGrace)
+		select {
+		case bodyErr = <-body:
+			bodyDone = true
+		case <-t.C:
+		}
+		t.Stop()
+		if !bodyDone || bodyErr != nil {
+			keep = false
+		}
+	}
+
 	bw := hc.bw
 	bw.WriteString("HTTP/1.1 ")
 	bw.WriteString(strconv.Itoa(r.status))
@@ -337,21 +362,18 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	if err != nil {
 		keep = false
 	}
-	upOK := err == nil && delimited && !r.close && hc.upBR.Buffered() == 0
-	if body != nil {
+	upOK := err == nil && delimited && !r.close && hc.upBR.Buffered() == 0 && bodyDone && bodyErr == nil
+	if !bodyDone {
 		select {
-		case berr := <-body:
-			if berr != nil {
-				keep, upOK = false, false
-			}
+		case bodyErr = <-body:
 		default:
-			// The upstream answered before the client finished its
-			// body: the rest of it cannot be framed any more.
-			keep, upOK = false, false
+			// The rest of the body cannot be framed for anyone any
+			// more: stop reading it.
 			hc.c.SetReadDeadline(time.Now())
 			hc.dropUpstream()
 			<-body
 		}
+		keep, upOK = false, false
 	}
 	if !upOK {
 		hc.dropUpstream()
