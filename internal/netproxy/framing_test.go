@@ -277,3 +277,50 @@ func TestHTTPEarlyResponse(t *testing.T) {
 		t.Errorf("origin saw %v", paths)
 	}
 }
+
+// Clients that open a connection per request share pooled upstream
+// connections, as they did through net/http's Transport; each request
+// is still decided on its own, and Close closes the pool.
+func TestHTTPUpstreamPool(t *testing.T) {
+	checkNoLeak(t)
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "path="+r.URL.Path)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	port := portOf(t, srv.Listener.Addr())
+	proxy, s := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/ok"), Allow: true}}, nil)
+	for i, tc := range []struct {
+		path string
+		code int
+	}{{"/ok/1", 200}, {"/no", 403}, {"/ok/2", 200}, {"/ok/3", 200}} {
+		resp, body := proxyGet(t, proxy, "http://127.0.0.1:"+strconv.Itoa(port)+tc.path)
+		if resp.StatusCode != tc.code {
+			t.Errorf("request %d %s: %d %q", i, tc.path, resp.StatusCode, body)
+		}
+		// The proxy pools after the client has its answer.
+		for deadline := time.Now().Add(3 * time.Second); tc.code == 200 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			s.mu.Lock()
+			n := s.nIdle
+			s.mu.Unlock()
+			if n == 1 {
+				break
+			}
+		}
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("origin saw %d connections for 3 forwarded requests on 4 client connections, want 1", n)
+	}
+	s.mu.Lock()
+	pooled := s.nIdle
+	s.mu.Unlock()
+	if pooled != 1 {
+		t.Errorf("%d pooled connections, want 1", pooled)
+	}
+}

@@ -15,18 +15,20 @@ import (
 )
 
 // httpConn is one HTTP proxy client connection and the upstream
-// connection it keeps, if any (reused only for the same decided
-// host:port).
+// connection it holds, if any. An upstream connection is reused only for
+// the same decided host:port; between client connections it waits in
+// the server's idle pool (upstream.go).
 type httpConn struct {
 	s  *Server
 	c  net.Conn
 	br *bufio.Reader
 	bw *bufio.Writer
 
-	up    net.Conn
-	upBR  *bufio.Reader
-	upBW  *bufio.Writer
-	upKey string // the decided "canonical-host:port" up is connected to
+	up     net.Conn
+	upBR   *bufio.Reader
+	upBW   *bufio.Writer
+	upKey  string // the decided "canonical-host:port" up is connected to
+	upIdle bool   // up finished its last exchange cleanly and can be reused
 }
 
 // serveHTTP runs an HTTP proxy connection: requests one after another,
@@ -35,7 +37,7 @@ type httpConn struct {
 // framed. CONNECT ends the loop in a tunnel.
 func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
 	hc := &httpConn{s: s, c: c, br: br, bw: bufio.NewWriterSize(c, 4<<10)}
-	defer hc.dropUpstream()
+	defer hc.parkUpstream()
 	for first := true; ; first = false {
 		if !first {
 			// Between requests the connection is idle: Shutdown may
@@ -144,9 +146,17 @@ var denied = []field{{"X-Jp-Policy", "denied"}}
 func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHeader string, entry LogEntry) bool {
 	head := requestHeadFor(h, hostHeader)
 	for attempt := 0; ; attempt++ {
-		reused := hc.up != nil && hc.upKey == key
+		if hc.up != nil && hc.upKey != key {
+			hc.parkUpstream()
+		}
+		if hc.up == nil && attempt == 0 {
+			if ic, ok := hc.s.takeIdle(key); ok {
+				hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
+			}
+		}
+		reused := hc.up != nil
+		hc.upIdle = false
 		if !reused {
-			hc.dropUpstream()
 			up, err := hc.s.dialDecided(hc.s.ctx, canon, port)
 			if err != nil {
 				if ae, ok := addrRefusal(err); ok {
@@ -378,12 +388,24 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	if !upOK {
 		hc.dropUpstream()
 	}
+	hc.upIdle = upOK
 	return keep
 }
 
 func (hc *httpConn) upKeyOr() string { return hc.upKey }
 
-// dropUpstream closes the kept upstream connection, if any.
+// parkUpstream gives an upstream connection that finished cleanly to
+// the idle pool and closes any other.
+func (hc *httpConn) parkUpstream() {
+	if hc.up != nil && hc.upIdle {
+		hc.s.putIdle(hc.upKey, idleConn{c: hc.up, br: hc.upBR, bw: hc.upBW})
+		hc.up, hc.upBR, hc.upBW, hc.upIdle = nil, nil, nil, false
+		return
+	}
+	hc.dropUpstream()
+}
+
+// dropUpstream closes the held upstream connection, if any.
 func (hc *httpConn) dropUpstream() {
 	if hc.up != nil {
 		hc.up.Close()

@@ -72,6 +72,8 @@ type Server struct {
 	// idle are HTTP client connections waiting for their next request,
 	// which Shutdown closes at once.
 	idle     map[net.Conn]struct{}
+	pool     map[string][]idleConn // idle upstream connections (upstream.go)
+	nIdle    int
 	draining bool           // Shutdown: no new connections or requests
 	closed   bool           // Close: nothing new at all
 	wg       sync.WaitGroup // per-connection goroutines we start
@@ -100,7 +102,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 512
 	}
-	s := &Server{cfg: cfg, dial: cfg.Dial, resolver: cfg.Resolver, conns: map[net.Conn]struct{}{}, idle: map[net.Conn]struct{}{}}
+	s := &Server{cfg: cfg, dial: cfg.Dial, resolver: cfg.Resolver, conns: map[net.Conn]struct{}{}, idle: map[net.Conn]struct{}{}, pool: map[string][]idleConn{}}
 	s.slots = make(chan struct{}, cfg.MaxConns)
 	if s.resolver == nil {
 		s.resolver = net.DefaultResolver
@@ -241,6 +243,7 @@ func (s *Server) Close() error {
 	s.closed = true
 	ln := s.ln
 	s.cancel()
+	s.closeIdleLocked()
 	for c := range s.conns {
 		c.Close()
 	}
@@ -262,6 +265,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for c := range s.idle {
 		c.Close()
 	}
+	s.closeIdleLocked()
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
