@@ -108,8 +108,8 @@ func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechun
 	}
 }
 
-// readChunkSize reads "1*HEXDIG [ BWS ; chunk-ext ] CRLF" and returns
-// the size; extensions are dropped.
+// readChunkSize reads "1*HEXDIG [ ; chunk-ext ] CRLF" and returns the
+// size; extensions are dropped.
 func readChunkSize(src *bufio.Reader, crlf bool) (int64, error) {
 	budget := maxChunkLine
 	line, err := readLine(src, &budget, crlf)
@@ -131,11 +131,10 @@ func readChunkSize(src *bufio.Reader, crlf bool) (int64, error) {
 	if i == 0 {
 		return 0, errBodyFraming
 	}
+	// No whitespace around the size: RFC 9112 allows it before ";",
+	// net/http does not, and the proxy takes the narrower reading.
 	rest := line[i:]
-	for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
-		rest = rest[1:]
-	}
-	if len(rest) > 0 && rest[0] != ';' || len(rest) == 0 && len(line) > i {
+	if len(rest) > 0 && rest[0] != ';' {
 		return 0, errBodyFraming
 	}
 	for _, c := range rest {

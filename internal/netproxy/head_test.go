@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httputil"
 	"net/textproto"
 	"reflect"
 	"strings"
@@ -228,4 +229,40 @@ func TestReadRequestHead(t *testing.T) {
 			t.Errorf("%q: %v", in, err)
 		}
 	}
+}
+
+// FuzzChunkedBody holds the chunked-body decoder to net/http's: a body
+// the proxy accepts decodes to the same bytes with
+// httputil.NewChunkedReader, and what the proxy writes upstream
+// (re-chunked) decodes to those bytes again.
+func FuzzChunkedBody(f *testing.F) {
+	for _, s := range []string{
+		"5\r\nhello\r\n0\r\n\r\n",
+		"3;ext=1\r\nhel\r\n2\r\nlo\r\n0\r\nX-T: 1\r\n\r\n",
+		"0\r\n\r\n",
+		"a \t; x\r\n0123456789\r\n0\r\n\r\n",
+		"a;x\r\n0123456789\r\n0\r\n\r\n",
+		"5\nhello\n0\n\n",
+		"+5\r\nhello\r\n0\r\n\r\n",
+		"ffffffffffffffff\r\n",
+		"5\r\nhelloXX0\r\n\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var out bytes.Buffer
+		bw := bufio.NewWriter(&out)
+		err := copyBody(bw, bufio.NewReader(bytes.NewReader(in)), bodyFraming{chunked: true}, true, true, 1<<10)
+		if err != nil {
+			return
+		}
+		want, herr := io.ReadAll(httputil.NewChunkedReader(bytes.NewReader(in)))
+		if herr != nil {
+			t.Fatalf("accepted %q, which net/http's chunked reader refuses: %v", in, herr)
+		}
+		got, err := io.ReadAll(httputil.NewChunkedReader(&out))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%q: re-chunked %q decodes to %q (%v), net/http read %q", in, out.Bytes(), got, err, want)
+		}
+	})
 }
