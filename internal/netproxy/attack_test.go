@@ -636,3 +636,63 @@ func TestAttackSlowHead(t *testing.T) {
 		}
 	}
 }
+
+// CONNECT takes only the authority form, decides on the target (never
+// the Host header), dials the port as a number, and carries bytes sent
+// with the head into the tunnel.
+func TestAttackCONNECTForms(t *testing.T) {
+	checkNoLeak(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0")
+	ps := strconv.Itoa(portOf(t, echo.Addr()))
+	d := &publicDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(portOf(t, echo.Addr())), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}})
+	for _, tc := range []struct {
+		name, target, host string
+		code               int
+	}{
+		{"control", "127.0.0.1:" + ps, "127.0.0.1:" + ps, 200},
+		{"leading zero in the port", "127.0.0.1:0" + ps, "", 200},
+		{"origin form, target in Host", "/x", "127.0.0.1:" + ps, 400},
+		{"path after the port", "127.0.0.1:" + ps + "/x", "", 400},
+		{"userinfo", "u@127.0.0.1:" + ps, "", 400},
+		{"no port", "127.0.0.1", "", 400},
+		{"letters in the port", "127.0.0.1:" + ps + "abc", "", 400},
+		{"port over 65535", "127.0.0.1:70000", "", 400},
+		{"Host names the allowed endpoint", "169.254.169.254:" + ps, "127.0.0.1:" + ps, 403},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", proxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			req := "CONNECT " + tc.target + " HTTP/1.1\r\n"
+			if tc.host != "" {
+				req += "Host: " + tc.host + "\r\n"
+			}
+			// The first tunnel bytes go with the head, as a client
+			// sending its TLS hello early would.
+			io.WriteString(c, req+"\r\nping")
+			br := bufio.NewReader(c)
+			resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.code {
+				t.Fatalf("%s, want %d", resp.Status, tc.code)
+			}
+			if tc.code == 200 {
+				b := make([]byte, 4)
+				if _, err := io.ReadFull(br, b); err != nil || string(b) != "ping" {
+					t.Errorf("early tunnel bytes: %q, %v", b, err)
+				}
+			}
+		})
+	}
+	for _, a := range d.dialled() {
+		if a != "127.0.0.1:"+ps {
+			t.Errorf("dialled %s", a)
+		}
+	}
+}

@@ -324,3 +324,21 @@ func TestHTTPUpstreamPool(t *testing.T) {
 		t.Errorf("%d pooled connections, want 1", pooled)
 	}
 }
+
+// A response that takes longer than HeaderTimeout to stream is not cut
+// by it: the head deadline ends with the head.
+func TestHTTPSlowResponse(t *testing.T) {
+	checkNoLeak(t)
+	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		if _, err := http.ReadRequest(br); err != nil {
+			return
+		}
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc")
+		time.Sleep(700 * time.Millisecond)
+		io.WriteString(c, "def")
+	})
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: 300 * time.Millisecond})
+	if resp, body := proxyGet(t, proxy, "http://127.0.0.1:"+strconv.Itoa(port)+"/"); resp.StatusCode != 200 || body != "abcdef" {
+		t.Errorf("%d %q", resp.StatusCode, body)
+	}
+}

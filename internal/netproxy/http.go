@@ -61,7 +61,9 @@ func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
 			}
 			return
 		}
-		c.SetReadDeadline(time.Time{})
+		// No deadline while a request is served: handle's covered
+		// writes too, and a download may take longer than a head.
+		c.SetDeadline(time.Time{})
 		if !hc.serve(h) {
 			return
 		}
@@ -293,7 +295,20 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	}
 	if err != nil {
 		if body != nil {
-			if berr := <-body; berr != nil {
+			// A client whose body broke has closed the upstream, which
+			// is why the read failed; its result follows at once.
+			// Otherwise stop the body copy.
+			var berr error
+			t := time.NewTimer(bodyGrace)
+			select {
+			case berr = <-body:
+			case <-t.C:
+				hc.c.SetReadDeadline(time.Now())
+				hc.dropUpstream()
+				<-body
+			}
+			t.Stop()
+			if berr != nil {
 				var re *readError
 				if errors.As(berr, &re) {
 					// The client's body broke (or ended early): its
