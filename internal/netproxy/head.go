@@ -395,8 +395,7 @@ func readResponseHead(br *bufio.Reader, limit int) (*responseHead, error) {
 }
 
 func responseErr(err error) error {
-	var he *headError
-	if errors.As(err, &he) {
+	if he, ok := errors.AsType[*headError](err); ok {
 		return &errBadResponse{he.msg}
 	}
 	if err == io.EOF || err == errNoRequest {

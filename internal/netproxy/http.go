@@ -55,8 +55,7 @@ func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
 		}
 		h, err := readRequestHead(br, s.cfg.MaxHeaderBytes)
 		if err != nil {
-			var he *headError
-			if errors.As(err, &he) {
+			if he, ok := errors.AsType[*headError](err); ok {
 				hc.reply(nil, he.status, nil, "jp-policy proxy: "+he.msg+"\n")
 			}
 			return
@@ -309,8 +308,7 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 			}
 			t.Stop()
 			if berr != nil {
-				var re *readError
-				if errors.As(berr, &re) {
+				if re, ok := errors.AsType[*readError](berr); ok {
 					// The client's body broke (or ended early): its
 					// fault, answered as such.
 					hc.dropUpstream()
@@ -390,7 +388,7 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	upOK := err == nil && delimited && !r.close && hc.upBR.Buffered() == 0 && bodyDone && bodyErr == nil
 	if !bodyDone {
 		select {
-		case bodyErr = <-body:
+		case <-body:
 		default:
 			// The rest of the body cannot be framed for anyone any
 			// more: stop reading it.
