@@ -46,6 +46,16 @@ func (d *publicDialer) DialContext(ctx context.Context, network, addr string) (n
 	return nd.DialContext(ctx, network, addr)
 }
 
+// onlyDialled fails t if anything but addr was dialled.
+func (d *publicDialer) onlyDialled(t *testing.T, addr string) {
+	t.Helper()
+	for _, a := range d.dialled() {
+		if a != addr {
+			t.Errorf("dialled %s", a)
+		}
+	}
+}
+
 func (d *publicDialer) dialled() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -350,11 +360,7 @@ func TestAttackSOCKS(t *testing.T) {
 			t.Errorf("%q: a truncated request succeeded", in)
 		}
 	}
-	for _, a := range d.dialled() {
-		if a != "127.0.0.1:"+strconv.Itoa(port) {
-			t.Errorf("dialled %s", a)
-		}
-	}
+	d.onlyDialled(t, "127.0.0.1:"+strconv.Itoa(port))
 }
 
 // MaxConns bounds the connections a tool can hold open; a connection
@@ -517,11 +523,7 @@ func TestAttackHTTPFraming(t *testing.T) {
 			t.Errorf("the origin was asked %q", s)
 		}
 	}
-	for _, a := range d.dialled() {
-		if a != "127.0.0.1:"+ps {
-			t.Errorf("dialled %s", a)
-		}
-	}
+	d.onlyDialled(t, "127.0.0.1:"+ps)
 }
 
 // Pipelining: each request on a connection is decided on its own, and a
@@ -563,11 +565,7 @@ func TestAttackHTTPPipelining(t *testing.T) {
 			t.Errorf("the origin was asked %q", s)
 		}
 	}
-	for _, a := range d.dialled() {
-		if a != "127.0.0.1:"+strconv.Itoa(port) {
-			t.Errorf("dialled %s", a)
-		}
-	}
+	d.onlyDialled(t, "127.0.0.1:"+strconv.Itoa(port))
 }
 
 // Slowloris: a head that never completes is closed at HeaderTimeout,
@@ -690,9 +688,5 @@ func TestAttackCONNECTForms(t *testing.T) {
 			}
 		})
 	}
-	for _, a := range d.dialled() {
-		if a != "127.0.0.1:"+ps {
-			t.Errorf("dialled %s", a)
-		}
-	}
+	d.onlyDialled(t, "127.0.0.1:"+ps)
 }

@@ -37,6 +37,22 @@ func rawOrigin(t *testing.T, handle func(c net.Conn, br *bufio.Reader)) (int, *a
 	return portOf(t, l.Addr()), &n
 }
 
+// countingOrigin is a net/http origin serving handler that counts the
+// connections it accepts.
+func countingOrigin(t *testing.T, handler http.HandlerFunc) (int, *atomic.Int32) {
+	t.Helper()
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return portOf(t, srv.Listener.Addr()), &conns
+}
+
 // exchange writes req on c and reads one response (body read in full).
 func exchange(t *testing.T, c net.Conn, br *bufio.Reader, req string, method string) (*http.Response, string) {
 	t.Helper()
@@ -57,8 +73,7 @@ func exchange(t *testing.T, c net.Conn, br *bufio.Reader, req string, method str
 
 func TestHTTPBodies(t *testing.T) {
 	checkNoLeak(t)
-	var conns atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	port, conns := countingOrigin(t, func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		switch r.URL.Path {
 		case "/chunked":
@@ -70,15 +85,7 @@ func TestHTTPBodies(t *testing.T) {
 		default:
 			io.WriteString(w, r.Method+" "+r.URL.RequestURI()+" te="+strings.Join(r.TransferEncoding, ",")+" cl="+strconv.FormatInt(r.ContentLength, 10)+" body="+string(b)+" x="+r.Header.Get("X-A")+" expect="+r.Header.Get("Expect"))
 		}
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	port := portOf(t, srv.Listener.Addr())
+	})
 	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	c, err := net.Dial("tcp", proxy)
@@ -283,18 +290,9 @@ func TestHTTPEarlyResponse(t *testing.T) {
 // is still decided on its own, and Close closes the pool.
 func TestHTTPUpstreamPool(t *testing.T) {
 	checkNoLeak(t)
-	var conns atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	port, conns := countingOrigin(t, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "path="+r.URL.Path)
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	port := portOf(t, srv.Listener.Addr())
+	})
 	proxy, s := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/ok"), Allow: true}}, nil)
 	for i, tc := range []struct {
 		path string

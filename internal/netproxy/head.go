@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -220,7 +221,8 @@ func readFields(br *bufio.Reader, budget *int, crlf bool) ([]field, error) {
 // interpret checks Host and the framing, and reads the fields the proxy
 // acts on.
 func (h *requestHead) interpret() error {
-	var cls, tes []string
+	cls, tes, conn := framingFields(h.fields)
+	h.connTokens = conn
 	for _, f := range h.fields {
 		switch {
 		case strings.EqualFold(f.name, "Host"):
@@ -228,16 +230,6 @@ func (h *requestHead) interpret() error {
 				return badHead("more than one Host header")
 			}
 			h.host, h.hasHost = f.value, true
-		case strings.EqualFold(f.name, "Content-Length"):
-			cls = append(cls, f.value)
-		case strings.EqualFold(f.name, "Transfer-Encoding"):
-			tes = append(tes, f.value)
-		case strings.EqualFold(f.name, "Connection"):
-			for t := range strings.SplitSeq(f.value, ",") {
-				if t = strings.ToLower(strings.Trim(t, " \t")); t != "" {
-					h.connTokens = append(h.connTokens, t)
-				}
-			}
 		case strings.EqualFold(f.name, "Expect"):
 			h.expect = f.value
 		case strings.EqualFold(f.name, "Upgrade"):
@@ -284,15 +276,29 @@ func (h *requestHead) interpret() error {
 		}
 		h.chunked = true
 	}
-	for _, t := range h.connTokens {
-		if t == "close" {
-			h.close = true
+	// No keep-alive for HTTP/1.0 clients.
+	h.close = h.minor == 0 || slices.Contains(h.connTokens, "close")
+	return nil
+}
+
+// framingFields collects the Content-Length and Transfer-Encoding
+// values and the Connection options (lower case) of a message.
+func framingFields(fields []field) (cls, tes, conn []string) {
+	for _, f := range fields {
+		switch {
+		case strings.EqualFold(f.name, "Content-Length"):
+			cls = append(cls, f.value)
+		case strings.EqualFold(f.name, "Transfer-Encoding"):
+			tes = append(tes, f.value)
+		case strings.EqualFold(f.name, "Connection"):
+			for t := range strings.SplitSeq(f.value, ",") {
+				if t = strings.ToLower(strings.Trim(t, " \t")); t != "" {
+					conn = append(conn, t)
+				}
+			}
 		}
 	}
-	if h.minor == 0 {
-		h.close = true // no keep-alive for HTTP/1.0 clients
-	}
-	return nil
+	return cls, tes, conn
 }
 
 // parseLength parses 1*DIGIT up to 2^63-1.
@@ -357,25 +363,9 @@ func readResponseHead(br *bufio.Reader, limit int) (*responseHead, error) {
 	if r.fields, err = readFields(br, &budget, false); err != nil {
 		return nil, responseErr(err)
 	}
-	var cls, tes []string
-	for _, f := range r.fields {
-		switch {
-		case strings.EqualFold(f.name, "Content-Length"):
-			cls = append(cls, f.value)
-		case strings.EqualFold(f.name, "Transfer-Encoding"):
-			tes = append(tes, f.value)
-		case strings.EqualFold(f.name, "Connection"):
-			for t := range strings.SplitSeq(f.value, ",") {
-				if t = strings.ToLower(strings.Trim(t, " \t")); t != "" {
-					r.connTokens = append(r.connTokens, t)
-					r.close = r.close || t == "close"
-				}
-			}
-		}
-	}
-	if r.minor == 0 {
-		r.close = true
-	}
+	cls, tes, conn := framingFields(r.fields)
+	r.connTokens = conn
+	r.close = r.minor == 0 || slices.Contains(conn, "close")
 	for _, v := range cls {
 		n, ok := parseLength(v)
 		if !ok || r.contentLength >= 0 && n != r.contentLength {

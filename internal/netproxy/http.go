@@ -231,15 +231,9 @@ func requestHeadFor(h *requestHead, hostHeader string) string {
 	b.WriteString(" HTTP/1.1\r\nHost: ")
 	b.WriteString(hostHeader)
 	b.WriteString("\r\n")
-	for _, f := range h.fields {
-		if hopByHop(f.name, h.connTokens) || isField(f.name, "Host", "Content-Length", "Expect", "Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto") {
-			continue
-		}
-		b.WriteString(f.name)
-		b.WriteString(": ")
-		b.WriteString(f.value)
-		b.WriteString("\r\n")
-	}
+	writeFields(&b, h.fields, func(name string) bool {
+		return hopByHop(name, h.connTokens) || isField(name, "Host", "Content-Length", "Expect", "Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto")
+	})
 	switch {
 	case h.chunked:
 		b.WriteString("Transfer-Encoding: chunked\r\n")
@@ -250,6 +244,19 @@ func requestHeadFor(h *requestHead, hostHeader string) string {
 	}
 	b.WriteString("\r\n")
 	return b.String()
+}
+
+// writeFields writes "name: value" lines for the fields drop keeps.
+func writeFields(w io.StringWriter, fields []field, drop func(name string) bool) {
+	for _, f := range fields {
+		if drop(f.name) {
+			continue
+		}
+		w.WriteString(f.name)
+		w.WriteString(": ")
+		w.WriteString(f.value)
+		w.WriteString("\r\n")
+	}
 }
 
 // hopByHop reports whether a field is for one connection only.
@@ -355,15 +362,9 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	bw.WriteByte(' ')
 	bw.WriteString(r.reason)
 	bw.WriteString("\r\n")
-	for _, f := range r.fields {
-		if hopByHop(f.name, r.connTokens) || strings.EqualFold(f.name, "Content-Length") && !noBody {
-			continue
-		}
-		bw.WriteString(f.name)
-		bw.WriteString(": ")
-		bw.WriteString(f.value)
-		bw.WriteString("\r\n")
-	}
+	writeFields(bw, r.fields, func(name string) bool {
+		return hopByHop(name, r.connTokens) || strings.EqualFold(name, "Content-Length") && !noBody
+	})
 	switch {
 	case noBody:
 	case r.chunked && h.minor == 1:
@@ -439,9 +440,7 @@ func (hc *httpConn) reply(h *requestHead, code int, extra []field, body string) 
 	bw.WriteByte(' ')
 	bw.WriteString(statusText(code))
 	bw.WriteString("\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n")
-	for _, f := range extra {
-		bw.WriteString(f.name + ": " + f.value + "\r\n")
-	}
+	writeFields(bw, extra, func(string) bool { return false })
 	bw.WriteString("Content-Length: ")
 	bw.WriteString(strconv.Itoa(len(body)))
 	bw.WriteString("\r\n")
