@@ -139,6 +139,9 @@ func (hc *httpConn) serve(h *requestHead) bool {
 // being sent before the client connection is given up (see relay).
 const bodyGrace = 100 * time.Millisecond
 
+// maxInterim bounds the 1xx responses skipped before a final one.
+const maxInterim = 16
+
 // denied marks a policy refusal.
 var denied = []field{{"X-Jp-Policy", "denied"}}
 
@@ -287,9 +290,13 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	limit := hc.s.cfg.MaxHeaderBytes * 4
 	var r *responseHead
 	var err error
-	for {
+	for interim := 0; ; interim++ {
 		r, err = readResponseHead(hc.upBR, limit)
 		if err != nil || r.status >= 200 {
+			break
+		}
+		if interim == maxInterim {
+			err = &errBadResponse{"more than " + strconv.Itoa(maxInterim) + " interim (1xx) responses"}
 			break
 		}
 		if r.status == 101 {

@@ -41,12 +41,13 @@ type Config struct {
 	MaxConns int
 	// DialTimeout bounds an upstream dial (default 10 s).
 	DialTimeout time.Duration
-	// HeaderTimeout bounds the time from accept (or from the end of the
-	// previous request on a kept-alive connection) to a complete request
-	// header or SOCKS request (default 30 s).
+	// HeaderTimeout bounds the time from accept to a complete request
+	// head or SOCKS request, and on a kept-alive HTTP connection from the
+	// next request's first byte to its complete head (default 30 s). A
+	// connection that runs out of it is closed unanswered.
 	HeaderTimeout time.Duration
-	// IdleTimeout closes a kept-alive HTTP client connection with no
-	// request in flight (default 2 min).
+	// IdleTimeout closes a kept-alive HTTP client connection that has
+	// sent no byte of a next request for this long (default 2 min).
 	IdleTimeout time.Duration
 	// MaxHeaderBytes bounds an HTTP request head, request line included
 	// (default 64 KiB; a longer one is answered 431), a chunked body's
