@@ -46,6 +46,16 @@ func (d *publicDialer) DialContext(ctx context.Context, network, addr string) (n
 	return nd.DialContext(ctx, network, addr)
 }
 
+// onlyDialled fails t if anything but addr was dialled.
+func (d *publicDialer) onlyDialled(t *testing.T, addr string) {
+	t.Helper()
+	for _, a := range d.dialled() {
+		if a != addr {
+			t.Errorf("dialled %s", a)
+		}
+	}
+}
+
 func (d *publicDialer) dialled() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -238,12 +248,16 @@ func TestAttackHTTPSmuggling(t *testing.T) {
 		{"control", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200}},
 		{"pipelined second request elsewhere",
 			"GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET " + base + "/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{200, 403}},
+		// Both framings: refused outright (net/http let chunked win and
+		// answered 200 then 400), so no reading of the body is forwarded.
 		{"TE and CL: chunked body hides a request",
-			"POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{200, 400}},
+			"POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}},
 		{"two Content-Lengths", "POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nContent-Length: 40\r\n\r\nGET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}},
 		{"duplicate Host", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 169.254.169.254\r\n\r\n", []int{400}},
 		{"Host header names another host", "GET " + base + "/admin HTTP/1.1\r\nHost: allowed\r\nConnection: close\r\n\r\n", []int{403}},
-		{"userinfo looks like the allowed host", "GET http://127.0.0.1:" + ps + "@169.254.169.254/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{403}},
+		// Userinfo in the target: refused before any decision (it was
+		// decided on the real host and refused, 403).
+		{"userinfo looks like the allowed host", "GET http://127.0.0.1:" + ps + "@169.254.169.254/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"backslash before @", "GET http://169.254.169.254\\@127.0.0.1:" + ps + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"encoded dot segments", "GET " + base + "/api/%2e%2e/admin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
 		{"encoded slash dot-dot", "GET " + base + "/api%2f..%2fadmin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", []int{400}},
@@ -346,11 +360,7 @@ func TestAttackSOCKS(t *testing.T) {
 			t.Errorf("%q: a truncated request succeeded", in)
 		}
 	}
-	for _, a := range d.dialled() {
-		if a != "127.0.0.1:"+strconv.Itoa(port) {
-			t.Errorf("dialled %s", a)
-		}
-	}
+	d.onlyDialled(t, "127.0.0.1:"+strconv.Itoa(port))
 }
 
 // MaxConns bounds the connections a tool can hold open; a connection
@@ -397,4 +407,286 @@ func TestAttackConnectionFlood(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// recordingOrigin reads requests the way a net/http server would and
+// records "METHOD PATH body=BODY x=X-A" for each; it answers 200.
+func recordingOrigin(t *testing.T) (int, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []string
+	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			b, err := io.ReadAll(req.Body)
+			rec := req.Method + " " + req.URL.Path + " body=" + string(b) + " x=" + req.Header.Get("X-A")
+			if err != nil {
+				// A body cut short is no request to act on.
+				rec = req.Method + " " + req.URL.Path + " body-error=" + err.Error()
+			}
+			mu.Lock()
+			seen = append(seen, rec)
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	return port, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// Request smuggling against the proxy's own parser: each framing trick
+// next to the same request framed honestly (the positive control), and
+// after all of them the origin has seen only the controls' requests,
+// with their bodies as bodies, and nothing was dialled but the origin.
+func TestAttackHTTPFraming(t *testing.T) {
+	checkNoLeak(t)
+	port, seen := recordingOrigin(t)
+	ps := strconv.Itoa(port)
+	base := "http://127.0.0.1:" + ps
+	d := &publicDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{Dial: d, MaxHeaderBytes: 4 << 10})
+	post := "POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	smuggled := "GET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+	for _, tc := range []struct {
+		name, req string
+		codes     []int
+		seen      string // what the origin records for it ("" nothing)
+	}{
+		{"control: Content-Length", post + "Content-Length: 5\r\nConnection: close\r\n\r\nhello", []int{200}, "POST /api/x body=hello x="},
+		{"control: chunked", post + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n", []int{200}, "POST /api/x body=hello x="},
+		{"CL.TE", post + "Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nG", []int{400}, ""},
+		{"TE.CL", post + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n8\r\nSMUGGLED\r\n0\r\n\r\n", []int{400}, ""},
+		{"TE.CL with the request in the chunk", post + "Transfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n" + strconv.FormatInt(int64(len(smuggled)), 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n", []int{400}, ""},
+		{"TE obfuscated: xchunked", post + "Transfer-Encoding: xchunked\r\nContent-Length: 3\r\n\r\nabc", []int{501}, ""},
+		{"TE obfuscated: space before colon", post + "Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n", []int{400}, ""},
+		{"TE obfuscated: vertical tab", post + "Transfer-Encoding:\x0bchunked\r\n\r\n0\r\n\r\n", []int{400}, ""},
+		{"TE obfuscated: folded", post + "X-B: 1\r\n Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc", []int{400}, ""},
+		{"TE obfuscated: second TE line", post + "Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n", []int{501}, ""},
+		{"TE on HTTP/1.0", "POST " + base + "/api/x HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", []int{400}, ""},
+		{"two Content-Lengths, same value", post + "Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc", []int{400}, ""},
+		{"a request hidden in a body stays a body", post + "Content-Length: " + strconv.Itoa(len(smuggled)) + "\r\nConnection: close\r\n\r\n" + smuggled, []int{200}, "POST /api/x body=" + smuggled + " x="},
+		{"chunk size past the data", post + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello" + smuggled, nil, ""},
+		{"chunk size with a sign", post + "Transfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n", nil, ""},
+		{"control: header", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a b\r\nConnection: close\r\n\r\n", []int{200}, "GET /api/x body= x=a b"},
+		{"CR injection in a value", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\rHost: 169.254.169.254\r\n\r\n", []int{400}, ""},
+		{"LF injection in a value", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\nHost: 169.254.169.254\r\n\r\n", []int{400}, ""},
+		{"bare LF line ends", "GET " + base + "/api/x HTTP/1.1\nHost: 127.0.0.1\n\n", []int{400}, ""},
+		{"NUL in a value", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\x00b\r\n\r\n", []int{400}, ""},
+		{"CR in the target", "GET " + base + "/api/x\rX: y HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{400}, ""},
+		{"request line over the limit", "GET " + base + "/api/" + strings.Repeat("a", 5000) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", []int{431}, ""},
+		{"many small fields over the limit", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n" + strings.Repeat("X-F: 0123456789\r\n", 300) + "\r\n", []int{431}, ""},
+		{"control: a large head under the limit", "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: " + strings.Repeat("b", 3000) + "\r\nConnection: close\r\n\r\n", []int{200}, "GET /api/x body= x=" + strings.Repeat("b", 3000)},
+		{"chunk extension over the limit", post + "Transfer-Encoding: chunked\r\n\r\n5;" + strings.Repeat("e", 5000) + "\r\nhello\r\n0\r\n\r\n", nil, ""},
+		{"trailers over the limit", post + "Transfer-Encoding: chunked\r\n\r\n0\r\n" + strings.Repeat("X-T: 0123456789\r\n", 300) + "\r\n", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(seen())
+			got := rawExchange(t, proxy, tc.req, 3)
+			var codes []int
+			for _, r := range got {
+				codes = append(codes, r.StatusCode)
+			}
+			if tc.codes == nil {
+				// A body that breaks mid-way: closed or 400, never 200.
+				if len(codes) > 1 || len(codes) == 1 && codes[0] != 400 {
+					t.Errorf("responses %v, want 400 or none", codes)
+				}
+			} else if !slices.Equal(codes, tc.codes) {
+				t.Errorf("responses %v, want %v", codes, tc.codes)
+			}
+			// The origin has answered by the time the client has.
+			after := seen()[before:]
+			for _, s := range after {
+				if tc.codes == nil && strings.HasPrefix(s, "POST /api/x body=hello") {
+					t.Errorf("origin accepted a broken body: %q", s)
+				}
+			}
+			if tc.seen != "" && (len(after) != 1 || after[0] != tc.seen) {
+				t.Errorf("origin saw %q, want %q", after, tc.seen)
+			}
+			if tc.seen == "" && tc.codes != nil && len(after) != 0 {
+				t.Errorf("origin saw %q", after)
+			}
+		})
+	}
+	for _, s := range seen() {
+		if strings.Contains(strings.Fields(s)[1], "admin") {
+			t.Errorf("the origin was asked %q", s)
+		}
+	}
+	d.onlyDialled(t, "127.0.0.1:"+ps)
+}
+
+// Pipelining: each request on a connection is decided on its own, and a
+// second request to a host no rule allows is refused without a dial,
+// whichever comes first.
+func TestAttackHTTPPipelining(t *testing.T) {
+	checkNoLeak(t)
+	port, seen := recordingOrigin(t)
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	d := &publicDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}})
+	allowed := "GET " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+	meta := "GET http://169.254.169.254/latest/meta-data HTTP/1.1\r\nHost: 169.254.169.254\r\n\r\n"
+	other := "GET http://other.test:" + strconv.Itoa(port) + "/api/x HTTP/1.1\r\nHost: other.test\r\n\r\n"
+	last := "GET " + base + "/api/last HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+	for _, tc := range []struct {
+		name, req string
+		codes     []int
+	}{
+		{"control: two allowed", allowed + last, []int{200, 200}},
+		{"allowed then metadata", allowed + meta + last, []int{200, 403, 200}},
+		{"metadata then allowed", meta + allowed + last, []int{403, 200, 200}},
+		{"allowed then another name on the same port", allowed + other + last, []int{200, 403, 200}},
+		{"allowed then a refused path", allowed + "GET " + base + "/admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + last, []int{200, 403, 200}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rawExchange(t, proxy, tc.req, 4)
+			var codes []int
+			for _, r := range got {
+				codes = append(codes, r.StatusCode)
+			}
+			if !slices.Equal(codes, tc.codes) {
+				t.Errorf("responses %v, want %v", codes, tc.codes)
+			}
+		})
+	}
+	for _, s := range seen() {
+		if !strings.HasPrefix(s, "GET /api/") {
+			t.Errorf("the origin was asked %q", s)
+		}
+	}
+	d.onlyDialled(t, "127.0.0.1:"+strconv.Itoa(port))
+}
+
+// Slowloris: a head that never completes is closed at HeaderTimeout,
+// unanswered and never forwarded; the same head sent slowly but within
+// the timeout is served (control). The timeout holds for a second
+// request on a kept-alive connection too.
+func TestAttackSlowHead(t *testing.T) {
+	checkNoLeak(t)
+	port, seen := recordingOrigin(t)
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	const timeout = 400 * time.Millisecond
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: timeout})
+	head := "GET " + base + "/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\r\n\r\n"
+
+	// Control: three pieces 50 ms apart.
+	c, _ := net.Dial("tcp", proxy)
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	for i := 0; i < len(head); i += len(head)/3 + 1 {
+		io.WriteString(c, head[i:min(len(head), i+len(head)/3+1)])
+		time.Sleep(50 * time.Millisecond)
+	}
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("slow but complete head: %v %v", resp, err)
+	} else {
+		io.Copy(io.Discard, resp.Body)
+	}
+
+	drip := func(c net.Conn) time.Duration {
+		start := time.Now()
+		c.SetDeadline(start.Add(5 * time.Second))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := 0; ; i++ {
+				if _, err := io.WriteString(c, "X"); err != nil {
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}()
+		b, _ := io.ReadAll(c)
+		took := time.Since(start)
+		c.Close()
+		<-done
+		if len(b) != 0 {
+			t.Errorf("a never-finished head was answered: %q", b)
+		}
+		return took
+	}
+	// The same connection, second request: a head that drips forever.
+	io.WriteString(c, "GET "+base+"/never HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
+	if took := drip(c); took > timeout+time.Second {
+		t.Errorf("kept-alive connection with a dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	}
+	// A new connection dripping its first head.
+	c2, _ := net.Dial("tcp", proxy)
+	io.WriteString(c2, "GET "+base+"/never HTTP/1.1\r\n")
+	if took := drip(c2); took > timeout+time.Second || took < timeout/2 {
+		t.Errorf("dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	}
+	for _, s := range seen() {
+		if strings.Contains(s, "never") {
+			t.Errorf("origin was asked %q", s)
+		}
+	}
+}
+
+// CONNECT takes only the authority form, decides on the target (never
+// the Host header), dials the port as a number, and carries bytes sent
+// with the head into the tunnel.
+func TestAttackCONNECTForms(t *testing.T) {
+	checkNoLeak(t)
+	echo := echoServer(t, "tcp", "127.0.0.1:0")
+	ps := strconv.Itoa(portOf(t, echo.Addr()))
+	d := &publicDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(portOf(t, echo.Addr())), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}})
+	for _, tc := range []struct {
+		name, target, host string
+		code               int
+	}{
+		{"control", "127.0.0.1:" + ps, "127.0.0.1:" + ps, 200},
+		{"leading zero in the port", "127.0.0.1:0" + ps, "", 200},
+		{"origin form, target in Host", "/x", "127.0.0.1:" + ps, 400},
+		{"path after the port", "127.0.0.1:" + ps + "/x", "", 400},
+		{"userinfo", "u@127.0.0.1:" + ps, "", 400},
+		{"no port", "127.0.0.1", "", 400},
+		{"letters in the port", "127.0.0.1:" + ps + "abc", "", 400},
+		{"port over 65535", "127.0.0.1:70000", "", 400},
+		{"Host names the allowed endpoint", "169.254.169.254:" + ps, "127.0.0.1:" + ps, 403},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", proxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			req := "CONNECT " + tc.target + " HTTP/1.1\r\n"
+			if tc.host != "" {
+				req += "Host: " + tc.host + "\r\n"
+			}
+			// The first tunnel bytes go with the head, as a client
+			// sending its TLS hello early would.
+			io.WriteString(c, req+"\r\nping")
+			br := bufio.NewReader(c)
+			resp, err := http.ReadResponse(br, &http.Request{Method: "CONNECT"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.code {
+				t.Fatalf("%s, want %d", resp.Status, tc.code)
+			}
+			if tc.code == 200 {
+				b := make([]byte, 4)
+				if _, err := io.ReadFull(br, b); err != nil || string(b) != "ping" {
+					t.Errorf("early tunnel bytes: %q, %v", b, err)
+				}
+			}
+		})
+	}
+	d.onlyDialled(t, "127.0.0.1:"+ps)
 }

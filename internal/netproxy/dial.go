@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/netip"
-	"strconv"
 
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -18,20 +17,6 @@ type Resolver interface {
 // loopbackAddrs are what localhost and *.localhost mean (RFC 6761); they
 // are never looked up, so no resolver can point them elsewhere.
 var loopbackAddrs = []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()}
-
-// dialUpstream is the transport's dial hook: addr is the decided
-// "canonical-host:port" that rewrite put in the outgoing URL.
-func (s *Server) dialUpstream(ctx context.Context, _, addr string) (net.Conn, error) {
-	host, ps, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	port, err := strconv.ParseUint(ps, 10, 16)
-	if err != nil {
-		return nil, err
-	}
-	return s.dialDecided(ctx, host, int(port))
-}
 
 // dialDecided connects to canonical host h (as the policy matched it) on
 // port. A name is resolved here exactly once per connection and only the

@@ -15,6 +15,17 @@
 // private addresses, and DNS rebinding between check and connect gains
 // nothing. Connections are capped (Config.MaxConns).
 //
+// HTTP is spoken by the package's own reader and writer (head.go,
+// body.go, http.go), not net/http: linking net/http (and crypto/tls,
+// x509, mime) cost every jp-policy command ~60-80 page faults at start
+// for this proxy alone (docs/netproxy.md, "The HTTP front end"). The
+// reader is stricter than net/http wherever a lenient reading could let
+// the proxy and the server behind it frame a message differently (bare
+// LF, obs-fold, Content-Length with Transfer-Encoding, repeated
+// Content-Length); FuzzRequestHeadDifferential holds it to
+// http.ReadRequest everywhere else. Bodies are re-framed by the proxy,
+// and responses too.
+//
 // The package never opens a listener: Serve takes one, which the launcher
 // may have created inside the tool's network namespace and passed over a
 // file descriptor. Env returns the proxy variables for the tool. A JSON

@@ -280,3 +280,41 @@ func (r *fakeResolver) names() string {
 	defer r.mu.Unlock()
 	return strings.Join(r.asked, " ")
 }
+
+// connListener is an in-memory listener: deliver hands it connections
+// (net.Pipe ends) for Serve to accept.
+type connListener struct {
+	addr net.Addr
+	ch   chan net.Conn
+	once sync.Once
+	done chan struct{}
+}
+
+func newConnListener(addr net.Addr) *connListener {
+	return &connListener{addr: addr, ch: make(chan net.Conn), done: make(chan struct{})}
+}
+
+func (l *connListener) deliver(c net.Conn) bool {
+	select {
+	case l.ch <- c:
+		return true
+	case <-l.done:
+		return false
+	}
+}
+
+func (l *connListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.ch:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *connListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *connListener) Addr() net.Addr { return l.addr }

@@ -2,12 +2,9 @@ package netproxy
 
 import (
 	"bufio"
-	"context"
-	"fmt"
+	"errors"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
@@ -17,91 +14,522 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-type ctxKey struct{}
+// httpConn is one HTTP proxy client connection and the upstream
+// connection it holds, if any. An upstream connection is reused only for
+// the same decided host:port; between client connections it waits in
+// the server's idle pool (upstream.go).
+type httpConn struct {
+	s  *Server
+	c  net.Conn
+	br *bufio.Reader
+	bw *bufio.Writer
 
-// upstream carries the decided "host:port" of a forwarded request to
-// the Rewrite hook.
-type upstream struct {
-	hostport, hostHeader string
-	entry                LogEntry // for a resolved address refused at dial
+	up     net.Conn
+	upBR   *bufio.Reader
+	upBW   *bufio.Writer
+	upKey  string // the decided "canonical-host:port" up is connected to
+	upIdle bool   // up finished its last exchange cleanly and can be reused
 }
 
-// serveHTTP handles one request on an HTTP proxy connection: CONNECT
-// opens a tunnel, an absolute-form http:// request is decided and
-// forwarded. Each request on a kept-alive connection is decided on its
-// own, since each may name another host.
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodConnect {
-		s.serveCONNECT(w, r)
-		return
+// serveHTTP runs an HTTP proxy connection: requests one after another,
+// each decided on its own (each may name another host), until the
+// client closes, asks to close, or sends something that cannot be
+// framed. CONNECT ends the loop in a tunnel.
+func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
+	hc := &httpConn{s: s, c: c, br: br, bw: bufio.NewWriterSize(c, 4<<10)}
+	defer hc.parkUpstream()
+	for first := true; ; first = false {
+		if !first {
+			// Between requests the connection is idle: Shutdown may
+			// close it, and IdleTimeout bounds the wait for the next
+			// request's first byte; HeaderTimeout then bounds its head.
+			if !s.setIdle(c, true) {
+				return
+			}
+			c.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+			_, err := br.Peek(1)
+			if !s.setIdle(c, false) || err != nil {
+				return
+			}
+			c.SetReadDeadline(time.Now().Add(s.cfg.HeaderTimeout))
+		}
+		h, err := readRequestHead(br, s.cfg.MaxHeaderBytes)
+		if err != nil {
+			if he, ok := errors.AsType[*headError](err); ok {
+				hc.reply(nil, he.status, nil, "jp-policy proxy: "+he.msg+"\n")
+			}
+			return
+		}
+		// No deadline while a request is served: handle's covered
+		// writes too, and a download may take longer than a head.
+		c.SetDeadline(time.Time{})
+		if !hc.serve(h) {
+			return
+		}
 	}
-	if !r.URL.IsAbs() || r.URL.Host == "" {
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: this is a forward proxy; send absolute-form requests (GET http://host/path) or CONNECT host:port\n")
-		return
+}
+
+// serve answers one request and reports whether the connection can
+// carry another.
+func (hc *httpConn) serve(h *requestHead) bool {
+	if h.method == "CONNECT" {
+		hc.connect(h)
+		return false
 	}
-	if r.URL.Scheme != "http" {
-		plainError(w, http.StatusBadRequest, fmt.Sprintf("jp-policy proxy: only http:// requests are forwarded, not %s://; use CONNECT (HTTPS_PROXY) for TLS\n", r.URL.Scheme))
-		return
+	u := h.url
+	if !u.IsAbs() || u.Host == "" {
+		return hc.reply(h, 400, nil, "jp-policy proxy: this is a forward proxy; send absolute-form requests (GET http://host/path) or CONNECT host:port\n")
 	}
-	if r.Header.Get("Upgrade") != "" {
-		// A protocol switch would turn the request into a raw tunnel that
-		// http.Server no longer tracks (Close could not end it); WebSocket
-		// clients use CONNECT through a proxy anyway.
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: protocol upgrades are not forwarded on the plain HTTP path; use CONNECT (HTTPS_PROXY) for WebSockets\n")
-		return
+	if u.Scheme != "http" {
+		return hc.reply(h, 400, nil, "jp-policy proxy: only http:// requests are forwarded, not "+u.Scheme+"://; use CONNECT (HTTPS_PROXY) for TLS\n")
 	}
-	if hasDotSegment(r.URL.Path) {
+	if u.User != nil {
+		// Clients send credentials in Authorization, never in the
+		// target; "http://allowed@evil/" only misleads a reader.
+		return hc.reply(h, 400, nil, "jp-policy proxy: request target "+strconv.Quote(h.target)+" has userinfo; send credentials in the Authorization header\n")
+	}
+	if h.upgrade {
+		// A protocol switch would turn the request into a raw tunnel
+		// past the framing the proxy checks; WebSocket clients use
+		// CONNECT through a proxy anyway.
+		return hc.reply(h, 400, nil, "jp-policy proxy: protocol upgrades are not forwarded on the plain HTTP path; use CONNECT (HTTPS_PROXY) for WebSockets\n")
+	}
+	if h.expect != "" && (h.minor == 0 || !strings.EqualFold(h.expect, "100-continue")) {
+		return hc.reply(h, 417, nil, "jp-policy proxy: unsupported Expect "+strconv.Quote(h.expect)+"\n")
+	}
+	if hasDotSegment(u.Path) {
 		// The policy matches the dot-cleaned path, but a server may
 		// resolve the segments differently (or not at all); refusing
 		// keeps the decided path and the served path the same. Clients
 		// remove dot segments before sending.
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: request path "+strconv.Quote(r.URL.Path)+" has \".\" or \"..\" segments; send the resolved path\n")
-		return
+		return hc.reply(h, 400, nil, "jp-policy proxy: request path "+strconv.Quote(u.Path)+" has \".\" or \"..\" segments; send the resolved path\n")
 	}
-	host := r.URL.Hostname()
+	host := u.Hostname()
 	port := -1
-	if ps := r.URL.Port(); ps != "" {
+	if ps := u.Port(); ps != "" {
 		n, err := strconv.ParseUint(ps, 10, 16)
 		if err != nil {
-			plainError(w, http.StatusBadRequest, "jp-policy proxy: port "+strconv.Quote(ps)+" is not a TCP port\n")
-			return
+			return hc.reply(h, 400, nil, "jp-policy proxy: port "+strconv.Quote(ps)+" is not a TCP port\n")
 		}
 		port = int(n)
 	}
-	p := r.URL.Path
+	p := u.Path
 	if p == "" {
 		p = "/"
 	}
+	s := hc.s
 	d, canon := s.decide("http", host, port, p)
 	logPort := port
 	if logPort < 0 {
 		logPort = 80
 	}
-	entry := LogEntry{Client: r.RemoteAddr, Kind: "http", Method: r.Method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
+	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: "http", Method: h.method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
 	s.logDecision(entry, d)
 	if !d.Allowed {
-		refuse(w, d)
-		return
+		return hc.reply(h, 403, denied, "jp-policy proxy: "+d.Human())
 	}
 	hostHeader := bracket(canon)
 	if port >= 0 {
 		hostHeader += ":" + strconv.Itoa(port)
 	}
-	up := upstream{hostport: net.JoinHostPort(canon, strconv.Itoa(logPort)), hostHeader: hostHeader, entry: entry}
-	s.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, up)))
+	return hc.forward(h, net.JoinHostPort(canon, strconv.Itoa(logPort)), canon, logPort, hostHeader, entry)
 }
 
-// rewrite points the outgoing request at the decided upstream: the
-// canonical host the policy matched, never a name the client resolved.
-// ReverseProxy has already removed hop-by-hop headers (Connection and
-// what it lists, Proxy-Connection, Proxy-Authorization, Keep-Alive, TE,
-// Trailer, Transfer-Encoding, Upgrade unless switching protocols).
-func rewrite(pr *httputil.ProxyRequest) {
-	up := pr.In.Context().Value(ctxKey{}).(upstream)
-	pr.Out.URL.Scheme = "http"
-	pr.Out.URL.Host = up.hostport
-	pr.Out.URL.User = nil
-	pr.Out.Host = up.hostHeader
+// bodyGrace is how long a response waits for its request body to finish
+// being sent before the client connection is given up (see relay).
+const bodyGrace = 100 * time.Millisecond
+
+// maxInterim bounds the 1xx responses skipped before a final one.
+const maxInterim = 16
+
+// denied marks a policy refusal.
+var denied = []field{{"X-Jp-Policy", "denied"}}
+
+// forward sends an allowed request to the decided upstream and relays
+// the response.
+func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHeader string, entry LogEntry) bool {
+	head := requestHeadFor(h, hostHeader)
+	for attempt := 0; ; attempt++ {
+		if hc.up != nil && hc.upKey != key {
+			hc.parkUpstream()
+		}
+		if hc.up == nil && attempt == 0 {
+			if ic, ok := hc.s.takeIdle(key); ok {
+				hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
+			}
+		}
+		reused := hc.up != nil
+		hc.upIdle = false
+		if !reused {
+			up, err := hc.s.dialDecided(hc.s.ctx, canon, port)
+			if err != nil {
+				if ae, ok := addrRefusal(err); ok {
+					hc.s.logAddrRefusal(entry, ae)
+					return hc.reply(h, 403, denied, "jp-policy proxy: "+ae.Error()+"\n  hint: "+ae.Hint()+"\n")
+				}
+				return hc.reply(h, 502, nil, "jp-policy proxy: cannot reach "+key+": "+err.Error()+"\n")
+			}
+			if !hc.s.addConn(up) {
+				up.Close()
+				return false
+			}
+			hc.up, hc.upKey = up, key
+			hc.upBR = bufio.NewReaderSize(up, 4<<10)
+			hc.upBW = bufio.NewWriterSize(up, 4<<10)
+		}
+		if !h.hasBody() {
+			hc.upBW.WriteString(head)
+			err := hc.upBW.Flush()
+			if err == nil {
+				_, err = hc.upBR.Peek(1)
+			}
+			if err != nil && reused && attempt == 0 {
+				// The kept connection was closed by the upstream while
+				// idle; a request without a body is sent again on a new
+				// one, as net/http's transport does.
+				hc.dropUpstream()
+				continue
+			}
+			return hc.relay(h, nil)
+		}
+		if h.expect != "" {
+			// The proxy asks for the body itself once the request is
+			// decided and the upstream reached; the upstream gets a
+			// plain request.
+			hc.bw.WriteString("HTTP/1.1 100 Continue\r\n\r\n")
+			if hc.bw.Flush() != nil {
+				return false
+			}
+		}
+		done := make(chan error, 1)
+		up, upBW, br := hc.up, hc.upBW, hc.br
+		go func() {
+			upBW.WriteString(head)
+			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
+			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			if err != nil {
+				// Unblock the response read in relay.
+				up.Close()
+			}
+			done <- err
+		}()
+		return hc.relay(h, done)
+	}
+}
+
+// requestHeadFor is the request head sent upstream: origin form, the
+// decided host, the client's end-to-end fields, and the proxy's own
+// framing. Hop-by-hop fields (Connection and what it names, Keep-Alive,
+// Proxy-*, TE, Trailer, Transfer-Encoding, Upgrade) and the client's
+// Forwarded/X-Forwarded-* claims are dropped, as httputil.ReverseProxy
+// with a Rewrite hook did.
+func requestHeadFor(h *requestHead, hostHeader string) string {
+	var b strings.Builder
+	b.WriteString(h.method)
+	b.WriteByte(' ')
+	// What net/http's transport sent: the path as the client escaped
+	// it when that is a valid escaping of the decided path, re-escaped
+	// otherwise, and the query as sent.
+	b.WriteString(h.url.RequestURI())
+	b.WriteString(" HTTP/1.1\r\nHost: ")
+	b.WriteString(hostHeader)
+	b.WriteString("\r\n")
+	writeFields(&b, h.fields, func(name string) bool {
+		return hopByHop(name, h.connTokens) || isField(name, "Host", "Content-Length", "Expect", "Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto")
+	})
+	switch {
+	case h.chunked:
+		b.WriteString("Transfer-Encoding: chunked\r\n")
+	case h.contentLength >= 0:
+		b.WriteString("Content-Length: ")
+		b.WriteString(strconv.FormatInt(h.contentLength, 10))
+		b.WriteString("\r\n")
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// writeFields writes "name: value" lines for the fields drop keeps.
+func writeFields(w io.StringWriter, fields []field, drop func(name string) bool) {
+	for _, f := range fields {
+		if drop(f.name) {
+			continue
+		}
+		w.WriteString(f.name)
+		w.WriteString(": ")
+		w.WriteString(f.value)
+		w.WriteString("\r\n")
+	}
+}
+
+// hopByHop reports whether a field is for one connection only.
+func hopByHop(name string, connTokens []string) bool {
+	if isField(name, "Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade") {
+		return true
+	}
+	for _, t := range connTokens {
+		if strings.EqualFold(name, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func isField(name string, names ...string) bool {
+	for _, n := range names {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// relay reads the upstream response and sends it to the client. body,
+// when not nil, delivers the request body copy's result.
+func (hc *httpConn) relay(h *requestHead, body chan error) bool {
+	limit := hc.s.cfg.MaxHeaderBytes * 4
+	var r *responseHead
+	var err error
+	for interim := 0; ; interim++ {
+		r, err = readResponseHead(hc.upBR, limit)
+		if err != nil || r.status >= 200 {
+			break
+		}
+		if interim == maxInterim {
+			err = &errBadResponse{"more than " + strconv.Itoa(maxInterim) + " interim (1xx) responses"}
+			break
+		}
+		if r.status == 101 {
+			err = &errBadResponse{"101 Switching Protocols to a request that did not ask"}
+			break
+		}
+		// Other 1xx (100 Continue, 103 Early Hints) are interim: the
+		// proxy answered Expect itself.
+	}
+	if err != nil {
+		if body != nil {
+			// A client whose body broke has closed the upstream, which
+			// is why the read failed; its result follows at once.
+			// Otherwise stop the body copy.
+			var berr error
+			t := time.NewTimer(bodyGrace)
+			select {
+			case berr = <-body:
+			case <-t.C:
+				hc.c.SetReadDeadline(time.Now())
+				hc.dropUpstream()
+				<-body
+			}
+			t.Stop()
+			if berr != nil {
+				if re, ok := errors.AsType[*readError](berr); ok {
+					// The client's body broke (or ended early): its
+					// fault, answered as such.
+					hc.dropUpstream()
+					hc.reply(nil, 400, nil, "jp-policy proxy: request body: "+re.err.Error()+"\n")
+					return false
+				}
+			}
+		}
+		hc.dropUpstream()
+		hc.reply(nil, 502, nil, "jp-policy proxy: cannot reach "+hc.upKeyOr()+": "+err.Error()+"\n")
+		return false
+	}
+	noBody := h.method == "HEAD" || r.status == 204 || r.status == 304
+	fr := bodyFraming{length: r.contentLength, chunked: r.chunked}
+	delimited := noBody || r.chunked || r.contentLength >= 0
+	keep := !h.close && delimited && !hc.s.isShuttingDown()
+	if r.chunked && h.minor == 0 {
+		keep = false // chunks are HTTP/1.1; the body runs to the close
+	}
+
+	// Whether the request body went through decides whether the client
+	// connection can carry another request, and that goes in the head.
+	// A body still flowing when the answer is in (an upstream that
+	// answered early, or one that streams while it reads) gets a moment
+	// to finish; after that the connection closes after this response.
+	var bodyErr error
+	bodyDone := body == nil
+	if !bodyDone {
+		t := time.NewTimer(bodyGrace)
+		select {
+		case bodyErr = <-body:
+			bodyDone = true
+		case <-t.C:
+		}
+		t.Stop()
+		if !bodyDone || bodyErr != nil {
+			keep = false
+		}
+	}
+
+	bw := hc.bw
+	bw.WriteString("HTTP/1.1 ")
+	bw.WriteString(strconv.Itoa(r.status))
+	bw.WriteByte(' ')
+	bw.WriteString(r.reason)
+	bw.WriteString("\r\n")
+	writeFields(bw, r.fields, func(name string) bool {
+		return hopByHop(name, r.connTokens) || strings.EqualFold(name, "Content-Length") && !noBody
+	})
+	switch {
+	case noBody:
+	case r.chunked && h.minor == 1:
+		bw.WriteString("Transfer-Encoding: chunked\r\n")
+	case r.contentLength >= 0:
+		bw.WriteString("Content-Length: ")
+		bw.WriteString(strconv.FormatInt(r.contentLength, 10))
+		bw.WriteString("\r\n")
+	}
+	if !keep {
+		bw.WriteString("Connection: close\r\n")
+	}
+	bw.WriteString("\r\n")
+	if noBody {
+		err = bw.Flush()
+	} else {
+		err = copyBody(bw, hc.upBR, fr, false, h.minor == 1, limit)
+	}
+	if err != nil {
+		keep = false
+	}
+	upOK := err == nil && delimited && !r.close && hc.upBR.Buffered() == 0 && bodyDone && bodyErr == nil
+	if !bodyDone {
+		select {
+		case <-body:
+		default:
+			// The rest of the body cannot be framed for anyone any
+			// more: stop reading it.
+			hc.c.SetReadDeadline(time.Now())
+			hc.dropUpstream()
+			<-body
+		}
+		keep, upOK = false, false
+	}
+	if !upOK {
+		hc.dropUpstream()
+	}
+	hc.upIdle = upOK
+	return keep
+}
+
+func (hc *httpConn) upKeyOr() string { return hc.upKey }
+
+// parkUpstream gives an upstream connection that finished cleanly to
+// the idle pool and closes any other.
+func (hc *httpConn) parkUpstream() {
+	if hc.up != nil && hc.upIdle {
+		hc.s.putIdle(hc.upKey, idleConn{c: hc.up, br: hc.upBR, bw: hc.upBW})
+		hc.up, hc.upBR, hc.upBW, hc.upIdle = nil, nil, nil, false
+		return
+	}
+	hc.dropUpstream()
+}
+
+// dropUpstream closes the held upstream connection, if any.
+func (hc *httpConn) dropUpstream() {
+	if hc.up != nil {
+		hc.up.Close()
+		hc.s.removeConn(hc.up)
+		hc.up, hc.upBR, hc.upBW = nil, nil, nil
+	}
+}
+
+// reply answers a request with the proxy's own plain-text response and
+// reports whether the connection can carry another request: only when
+// the request (h, nil when its head was not understood) had no body to
+// skip and the client keeps the connection.
+func (hc *httpConn) reply(h *requestHead, code int, extra []field, body string) bool {
+	keep := h != nil && !h.close && !h.hasBody() && !hc.s.isShuttingDown()
+	bw := hc.bw
+	bw.WriteString("HTTP/1.1 ")
+	bw.WriteString(strconv.Itoa(code))
+	bw.WriteByte(' ')
+	bw.WriteString(statusText(code))
+	bw.WriteString("\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n")
+	writeFields(bw, extra, func(string) bool { return false })
+	bw.WriteString("Content-Length: ")
+	bw.WriteString(strconv.Itoa(len(body)))
+	bw.WriteString("\r\n")
+	if !keep {
+		bw.WriteString("Connection: close\r\n")
+	}
+	bw.WriteString("\r\n")
+	if h == nil || h.method != "HEAD" {
+		bw.WriteString(body)
+	}
+	return bw.Flush() == nil && keep
+}
+
+func statusText(code int) string {
+	switch code {
+	case 400:
+		return "Bad Request"
+	case 403:
+		return "Forbidden"
+	case 417:
+		return "Expectation Failed"
+	case 431:
+		return "Request Header Fields Too Large"
+	case 501:
+		return "Not Implemented"
+	case 502:
+		return "Bad Gateway"
+	case 505:
+		return "HTTP Version Not Supported"
+	}
+	return "Error"
+}
+
+// connect decides and opens a tunnel. CONNECT is how clients reach
+// https:// (and wss://, and other TLS) through HTTPS_PROXY, so it is
+// decided as scheme https with the path hidden.
+func (hc *httpConn) connect(h *requestHead) {
+	h.close = true
+	u := h.url
+	if u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		// "CONNECT /x" takes its target from the Host header and
+		// "CONNECT host:443/x" carries a path no tunnel has: neither is
+		// the authority form (RFC 9110 9.3.6) clients send.
+		hc.reply(h, 400, nil, "jp-policy proxy: CONNECT needs the authority form host:port, got "+strconv.Quote(h.target)+"\n")
+		return
+	}
+	host, ps, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		hc.reply(h, 400, nil, "jp-policy proxy: CONNECT needs host:port, got "+strconv.Quote(u.Host)+"\n")
+		return
+	}
+	n, err := strconv.ParseUint(ps, 10, 16)
+	if err != nil {
+		hc.reply(h, 400, nil, "jp-policy proxy: port "+strconv.Quote(ps)+" is not a TCP port\n")
+		return
+	}
+	port := int(n)
+	s := hc.s
+	d, canon := s.decide("https", host, port, "")
+	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: "connect", Method: h.method, Scheme: "https", Host: host, Canonical: canon, Port: port}
+	s.logDecision(entry, d)
+	if !d.Allowed {
+		hc.reply(h, 403, denied, "jp-policy proxy: "+d.Human())
+		return
+	}
+	// The decided port, not the client's spelling of it ("0443").
+	up, err := s.dialDecided(s.ctx, canon, port)
+	if err != nil {
+		if ae, ok := addrRefusal(err); ok {
+			s.logAddrRefusal(entry, ae)
+			hc.reply(h, 403, denied, "jp-policy proxy: "+ae.Error()+"\n  hint: "+ae.Hint()+"\n")
+			return
+		}
+		hc.reply(h, 502, nil, "jp-policy proxy: cannot reach "+net.JoinHostPort(canon, strconv.Itoa(port))+": "+err.Error()+"\n")
+		return
+	}
+	hc.c.SetDeadline(time.Time{})
+	if _, err := io.WriteString(hc.c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
+		up.Close()
+		return
+	}
+	s.tunnel(hc.c, hc.br, up)
 }
 
 // decide asks Config.Decide and returns the host to dial: the policy's
@@ -118,80 +546,17 @@ func (s *Server) decide(scheme, host string, port int, reqPath string) (policy.D
 	return d, canon
 }
 
-// serveCONNECT decides and opens a tunnel. CONNECT is how clients reach
-// https:// (and wss://, and other TLS) through HTTPS_PROXY, so it is
-// decided as scheme https with the path hidden.
-func (s *Server) serveCONNECT(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Connection", "close")
-	if r.URL.Host == "" || r.URL.Path != "" || r.URL.RawQuery != "" || r.URL.User != nil {
-		// "CONNECT /x" takes its target from the Host header and
-		// "CONNECT host:443/x" carries a path no tunnel has: neither is
-		// the authority form (RFC 9110 9.3.6) clients send.
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: CONNECT needs the authority form host:port, got "+strconv.Quote(r.RequestURI)+"\n")
-		return
-	}
-	host, ps, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: CONNECT needs host:port, got "+strconv.Quote(r.Host)+"\n")
-		return
-	}
-	n, err := strconv.ParseUint(ps, 10, 16)
-	if err != nil {
-		plainError(w, http.StatusBadRequest, "jp-policy proxy: port "+strconv.Quote(ps)+" is not a TCP port\n")
-		return
-	}
-	port := int(n)
-	d, canon := s.decide("https", host, port, "")
-	entry := LogEntry{Client: r.RemoteAddr, Kind: "connect", Method: r.Method, Scheme: "https", Host: host, Canonical: canon, Port: port}
-	s.logDecision(entry, d)
-	if !d.Allowed {
-		refuse(w, d)
-		return
-	}
-	// The decided port, not the client's spelling of it ("0443").
-	up, err := s.dialDecided(r.Context(), canon, port)
-	if err != nil {
-		if ae, ok := addrRefusal(err); ok {
-			s.logAddrRefusal(entry, ae)
-			refuseAddr(w, ae)
-			return
-		}
-		plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+net.JoinHostPort(canon, strconv.Itoa(port))+": "+err.Error()+"\n")
-		return
-	}
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		up.Close()
-		plainError(w, http.StatusInternalServerError, "jp-policy proxy: connection cannot be taken over\n")
-		return
-	}
-	c, brw, err := hj.Hijack()
-	if err != nil {
-		up.Close()
-		return
-	}
-	c.SetDeadline(time.Time{})
-	if _, err := c.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
-		c.Close()
-		up.Close()
-		return
-	}
-	s.tunnel(c, brw.Reader, up)
-}
-
 // tunnel copies both ways between client c (after the bytes already
 // buffered in br) and upstream up until both directions end, then closes
-// both.
+// both. c is the caller's (tracked by Serve); up is tracked here so
+// Close ends it.
 func (s *Server) tunnel(c net.Conn, br *bufio.Reader, up net.Conn) {
-	raw := unwrap(c)
-	if !s.track(raw, up) {
-		raw.Close()
+	if !s.addConn(up) {
 		up.Close()
 		return
 	}
-	defer s.wg.Done()
-	defer s.untrack(raw, up)
-	defer raw.Close()
+	defer s.removeConn(up)
+	defer c.Close()
 	defer up.Close()
 	if br != nil && br.Buffered() > 0 {
 		b, _ := br.Peek(br.Buffered())
@@ -202,24 +567,17 @@ func (s *Server) tunnel(c net.Conn, br *bufio.Reader, up net.Conn) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if _, err := copyConn(up, raw); err != nil {
+		if _, err := copyConn(up, c); err != nil {
 			// A reset on one side ends the other too.
-			raw.Close()
+			c.Close()
 		}
 		closeWrite(up)
 	}()
-	if _, err := copyConn(raw, up); err != nil {
+	if _, err := copyConn(c, up); err != nil {
 		up.Close()
 	}
-	closeWrite(raw)
+	closeWrite(c)
 	<-done
-}
-
-func unwrap(c net.Conn) net.Conn {
-	if p, ok := c.(*prefixConn); ok && len(p.pre) == 0 {
-		return p.Conn
-	}
-	return c
 }
 
 // spliceTunnels makes tunnels use io.Copy, which on a *net.TCPConn pair
@@ -257,43 +615,6 @@ func closeWrite(c net.Conn) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-}
-
-// refuse answers a refused request with 403 and the decision as `jp-policy
-// check net` prints it.
-func refuse(w http.ResponseWriter, d policy.Decision) {
-	w.Header().Set("X-Jp-Policy", "denied")
-	plainError(w, http.StatusForbidden, "jp-policy proxy: "+d.Human())
-}
-
-// refuseAddr answers a request whose allowed name resolved only to
-// addresses the rule does not grant (policy.CheckResolvedAddr).
-func refuseAddr(w http.ResponseWriter, ae *policy.AddrError) {
-	w.Header().Set("X-Jp-Policy", "denied")
-	plainError(w, http.StatusForbidden, "jp-policy proxy: "+ae.Error()+"\n  hint: "+ae.Hint()+"\n")
-}
-
-func plainError(w http.ResponseWriter, code int, body string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	w.Write([]byte(body))
-}
-
-// upstreamError answers a forwarded request whose upstream failed.
-func (s *Server) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
-	target := ""
-	up, ok := r.Context().Value(ctxKey{}).(upstream)
-	if ok {
-		target = up.hostport
-	}
-	if ae, isAddr := addrRefusal(err); isAddr {
-		s.logAddrRefusal(up.entry, ae)
-		refuseAddr(w, ae)
-		return
-	}
-	plainError(w, http.StatusBadGateway, "jp-policy proxy: cannot reach "+target+": "+err.Error()+"\n")
 }
 
 // Servers disagree on what a dot segment is, so the check is done as the

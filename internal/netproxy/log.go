@@ -2,8 +2,6 @@ package netproxy
 
 import (
 	"encoding/json"
-	"io"
-	"log"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -78,7 +76,3 @@ func reason(d policy.Decision) string {
 	}
 	return msg
 }
-
-// discardLogger silences net/http's own error log (client resets and
-// the like are not the user's business; decisions are logged above).
-func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }

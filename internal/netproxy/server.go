@@ -1,12 +1,11 @@
 package netproxy
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httputil"
 	"sync"
 	"time"
 
@@ -42,14 +41,17 @@ type Config struct {
 	MaxConns int
 	// DialTimeout bounds an upstream dial (default 10 s).
 	DialTimeout time.Duration
-	// HeaderTimeout bounds the time from accept (or from the end of the
-	// previous request on a kept-alive connection) to a complete request
-	// header or SOCKS request (default 30 s).
+	// HeaderTimeout bounds the time from accept to a complete request
+	// head or SOCKS request, and on a kept-alive HTTP connection from the
+	// next request's first byte to its complete head (default 30 s). A
+	// connection that runs out of it is closed unanswered.
 	HeaderTimeout time.Duration
-	// IdleTimeout closes a kept-alive HTTP client connection with no
-	// request in flight (default 2 min).
+	// IdleTimeout closes a kept-alive HTTP client connection that has
+	// sent no byte of a next request for this long (default 2 min).
 	IdleTimeout time.Duration
-	// MaxHeaderBytes bounds an HTTP request header (default 64 KiB).
+	// MaxHeaderBytes bounds an HTTP request head, request line included
+	// (default 64 KiB; a longer one is answered 431), a chunked body's
+	// trailer section, and, times four, an upstream response head.
 	MaxHeaderBytes int
 }
 
@@ -59,22 +61,24 @@ var ErrServerClosed = errors.New("netproxy: server closed")
 // Server is the filtering proxy. Create it with New and run it with
 // Serve; it serves one listener once.
 type Server struct {
-	cfg       Config
-	dial      Dialer
-	resolver  Resolver
-	slots     chan struct{} // one token per open client connection
-	logMu     sync.Mutex
-	transport *http.Transport
-	rp        *httputil.ReverseProxy
-	hs        *http.Server
-	hl        *connListener
+	cfg      Config
+	dial     Dialer
+	resolver Resolver
+	slots    chan struct{} // one token per open client connection
+	logMu    sync.Mutex
 
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  map[net.Conn]struct{} // SOCKS and tunnel conns (http.Server tracks its own)
-	closed bool
-	wg     sync.WaitGroup // per-connection goroutines we start
-	// ctx is cancelled by Close, ending SOCKS dials in flight.
+	mu    sync.Mutex
+	ln    net.Listener
+	conns map[net.Conn]struct{} // every client and upstream connection
+	// idle are HTTP client connections waiting for their next request,
+	// which Shutdown closes at once.
+	idle     map[net.Conn]struct{}
+	pool     map[string][]idleConn // idle upstream connections (upstream.go)
+	nIdle    int
+	draining bool           // Shutdown: no new connections or requests
+	closed   bool           // Close: nothing new at all
+	wg       sync.WaitGroup // per-connection goroutines we start
+	// ctx is cancelled by Close, ending dials in flight.
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -99,7 +103,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 512
 	}
-	s := &Server{cfg: cfg, dial: cfg.Dial, resolver: cfg.Resolver, conns: map[net.Conn]struct{}{}}
+	s := &Server{cfg: cfg, dial: cfg.Dial, resolver: cfg.Resolver, conns: map[net.Conn]struct{}{}, idle: map[net.Conn]struct{}{}, pool: map[string][]idleConn{}}
 	s.slots = make(chan struct{}, cfg.MaxConns)
 	if s.resolver == nil {
 		s.resolver = net.DefaultResolver
@@ -108,28 +112,6 @@ func New(cfg Config) (*Server, error) {
 	if s.dial == nil {
 		s.dial = &net.Dialer{Timeout: cfg.DialTimeout}
 	}
-	s.transport = &http.Transport{
-		Proxy:                  nil, // never the environment's proxy
-		DialContext:            s.dialUpstream,
-		DisableCompression:     true, // pass the client's Accept-Encoding through untouched
-		MaxIdleConnsPerHost:    8,
-		IdleConnTimeout:        90 * time.Second,
-		ExpectContinueTimeout:  time.Second,
-		MaxResponseHeaderBytes: int64(cfg.MaxHeaderBytes) * 4,
-	}
-	s.rp = &httputil.ReverseProxy{
-		Rewrite:      rewrite,
-		Transport:    s.transport,
-		ErrorHandler: s.upstreamError,
-		ErrorLog:     discardLogger(),
-	}
-	s.hs = &http.Server{
-		Handler:           http.HandlerFunc(s.serveHTTP),
-		ReadHeaderTimeout: cfg.HeaderTimeout,
-		IdleTimeout:       cfg.IdleTimeout,
-		MaxHeaderBytes:    cfg.MaxHeaderBytes,
-		ErrorLog:          discardLogger(),
-	}
 	return s, nil
 }
 
@@ -137,19 +119,13 @@ func New(cfg Config) (*Server, error) {
 // ErrServerClosed) or until Accept fails. It closes l when it returns.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()
-	if s.closed || s.ln != nil {
+	if s.closed || s.draining || s.ln != nil {
 		s.mu.Unlock()
 		l.Close()
 		return ErrServerClosed
 	}
 	s.ln = l
-	s.hl = newConnListener(l.Addr())
-	s.wg.Add(1)
 	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		s.hs.Serve(s.hl)
-	}()
 	defer l.Close()
 	var delay time.Duration
 	for {
@@ -189,68 +165,86 @@ func (s *Server) Serve(l net.Listener) error {
 func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.closed
+	return s.closed || s.draining
 }
 
-// track registers conns so Close can end them, and counts one goroutine
-// in wg (the caller runs it and calls wg.Done); false once closed. Both
-// happen under mu, so no wg.Add can race with Close's wg.Wait.
-func (s *Server) track(conns ...net.Conn) bool {
+func (s *Server) isShuttingDown() bool { return s.isClosed() }
+
+// track registers a client connection so Close can end it, and counts
+// its goroutine in wg (the caller runs it and calls wg.Done); false once
+// closed or draining. Both happen under mu, so no wg.Add can race with
+// Close's wg.Wait.
+func (s *Server) track(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.draining {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+// addConn registers an upstream connection so Close can end it; false
+// once closed (a request in flight during Shutdown may still dial).
+func (s *Server) addConn(c net.Conn) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return false
 	}
-	for _, c := range conns {
-		s.conns[c] = struct{}{}
-	}
-	s.wg.Add(1)
+	s.conns[c] = struct{}{}
 	return true
 }
 
-func (s *Server) untrack(conns ...net.Conn) {
+func (s *Server) removeConn(c net.Conn) {
 	s.mu.Lock()
-	for _, c := range conns {
-		delete(s.conns, c)
-	}
+	delete(s.conns, c)
+	delete(s.idle, c)
 	s.mu.Unlock()
 }
 
-// handle sniffs the first byte: 0x05 is SOCKS5, anything else goes to
-// the HTTP server (which answers garbage with 400).
+// setIdle marks an HTTP client connection as waiting for its next
+// request (or no longer); false when the server is shutting down, and
+// the connection should end.
+func (s *Server) setIdle(c net.Conn, idle bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if idle {
+		s.idle[c] = struct{}{}
+	} else {
+		delete(s.idle, c)
+	}
+	return !s.closed && !s.draining
+}
+
+// handle sniffs the first byte: 0x05 is SOCKS5, anything else is HTTP
+// (garbage is answered 400 by the request parser).
 func (s *Server) handle(c net.Conn) {
 	defer s.wg.Done()
+	defer s.removeConn(c)
+	defer c.Close()
 	c.SetDeadline(time.Now().Add(s.cfg.HeaderTimeout))
-	var b [1]byte
-	if _, err := io.ReadFull(c, b[:]); err != nil {
-		s.untrack(c)
-		c.Close()
+	br := bufio.NewReaderSize(c, 4<<10)
+	b, err := br.Peek(1)
+	if err != nil {
 		return
 	}
-	pc := &prefixConn{Conn: c, pre: b[:]}
 	if b[0] == socksVersion {
-		defer s.untrack(c)
-		defer c.Close()
-		s.serveSOCKS(pc)
+		s.serveSOCKS(c, br)
 		return
 	}
-	// http.Server tracks the connection from here and sets its own
-	// deadlines; a hijacked CONNECT is tracked again by tunnel.
-	s.untrack(c)
-	c.SetDeadline(time.Time{})
-	if !s.hl.deliver(pc) {
-		c.Close()
-	}
+	s.serveHTTP(c, br)
 }
 
 // Close stops the server at once: the listener, every client and
-// upstream connection, and idle upstream connections. It waits for the
-// goroutines it started.
+// upstream connection. It waits for the goroutines it started.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	ln := s.ln
 	s.cancel()
+	s.closeIdleLocked()
 	for c := range s.conns {
 		c.Close()
 	}
@@ -258,89 +252,39 @@ func (s *Server) Close() error {
 	if ln != nil {
 		ln.Close()
 	}
-	err := s.hs.Close()
 	s.wg.Wait()
-	s.transport.CloseIdleConnections()
-	return err
+	return nil
 }
 
-// Shutdown stops accepting, lets in-flight HTTP requests and open tunnels
-// finish until ctx is done, then closes what is left.
+// Shutdown stops accepting, closes HTTP connections waiting for a
+// request, lets requests in flight and open tunnels finish until ctx is
+// done, then closes what is left.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
-	s.closed = true
+	s.draining = true
 	ln := s.ln
+	for c := range s.idle {
+		c.Close()
+	}
+	s.closeIdleLocked()
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
 	}
-	err := s.hs.Shutdown(ctx)
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
+	var err error
 	select {
 	case <-done:
 	case <-ctx.Done():
-		if err == nil {
-			err = ctx.Err()
-		}
+		err = ctx.Err()
 	}
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
+	<-done
 	return err
 }
-
-// prefixConn replays the sniffed byte before reading from Conn.
-type prefixConn struct {
-	net.Conn
-	pre []byte
-}
-
-func (p *prefixConn) Read(b []byte) (int, error) {
-	if len(p.pre) > 0 {
-		n := copy(b, p.pre)
-		p.pre = p.pre[n:]
-		return n, nil
-	}
-	return p.Conn.Read(b)
-}
-
-// connListener hands sniffed HTTP connections to http.Server.
-type connListener struct {
-	addr net.Addr
-	ch   chan net.Conn
-	once sync.Once
-	done chan struct{}
-}
-
-func newConnListener(addr net.Addr) *connListener {
-	return &connListener{addr: addr, ch: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *connListener) deliver(c net.Conn) bool {
-	select {
-	case l.ch <- c:
-		return true
-	case <-l.done:
-		return false
-	}
-}
-
-func (l *connListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.ch:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *connListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *connListener) Addr() net.Addr { return l.addr }
 
 // slotConn gives back its MaxConns slot when it is first closed, by
 // whichever owner (http.Server, a tunnel, SOCKS, Close) closes it.

@@ -131,8 +131,7 @@ func socksScheme(port int) string {
 
 // serveSOCKS runs one SOCKS5 connection: negotiation, one request, and
 // for an allowed CONNECT the tunnel. c is closed by the caller.
-func (s *Server) serveSOCKS(c *prefixConn) {
-	br := bufio.NewReaderSize(c, 512)
+func (s *Server) serveSOCKS(c net.Conn, br *bufio.Reader) {
 	ok, err := readSocksGreeting(br)
 	if err != nil {
 		return
