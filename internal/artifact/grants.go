@@ -64,10 +64,11 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 // compiled artifact itself after a compile, the earlier baseline when
 // exec recompiled something narrower), then the pin of the artifact naming
 // their hash, each atomically. policySHA256 is the hex SHA-256 of the
-// artifact's policy.json, tools each tool's exec file hash. A crash between the two leaves the old
+// artifact's policy.json, tools each tool's exec plan hash, inputs the
+// artifact's staleness inputs. A crash between the two leaves the old
 // pin, which no longer matches the grants file's hash and so is read as
 // having no record (ReadReviewed falls back to the pinned policy.json).
-func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools map[string]string, reviewed *Policy) error {
+func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools map[string]string, inputs []Input, reviewed *Policy) error {
 	gb, err := json.Marshal(ReviewedOf(reviewed))
 	if err != nil {
 		return err
@@ -80,7 +81,7 @@ func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools ma
 	if err := atomicfile.Write(gpath, gb, 0o600); err != nil {
 		return err
 	}
-	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(gb), Tools: tools})
+	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(gb), Tools: tools, Inputs: inputs})
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,10 @@ import (
 )
 
 // emitter is one platform's manifest emitter: where its manifests go and
-// how one tool's manifest is built. digest is the artifact digest, which
-// the JSON manifests carry so the launcher can match them to policy.json.
+// how one tool's manifest is built. A manifest depends only on the tool
+// (its compiled policy, the workspace root, the disk its rules bind to),
+// never on the rest of the config: an edit elsewhere leaves it byte for
+// byte the same, and the next compile links it instead of writing it.
 type emitter struct {
 	platform platform.Platform // artifact platform key
 	name     string            // emitter name, for errors
@@ -26,32 +28,30 @@ type emitter struct {
 	ext      string            // file name extension
 	// build returns the manifest's bytes, its clauses and the manifest
 	// itself (the exec plan is built from the Linux one).
-	build func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error)
+	build func(et emit.Tool) ([]byte, []emit.Clause, any, error)
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ string) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
 		b, c, err := sbpl.Build(et)
 		return b, c, nil, err
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		m.Digest = digest
 		b, err := marshalJSON(m)
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, digest string) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		m.Digest = digest
 		b, err := marshalJSON(m)
 		return b, m.Clauses, m, err
 	}},
@@ -142,7 +142,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	}
 	var linux *landlock.Manifest
 	for _, em := range emitters {
-		data, clauses, built, err := em.build(et, p.Digest)
+		data, clauses, built, err := em.build(et)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
 		}

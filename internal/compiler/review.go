@@ -208,7 +208,7 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 		return out, err
 	}
 	// The previous artifact is removed while the pin is written.
-	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, reviewed); err != nil {
+	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, res.Artifact.Inputs, reviewed); err != nil {
 		removed()
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}
