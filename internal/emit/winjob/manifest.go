@@ -42,7 +42,7 @@ type Manifest struct {
 	Version int    `json:"version"`
 	Tool    string `json:"tool"`
 	Root    string `json:"root"`
-	Limits Limits `json:"limits"`
+	Limits  Limits `json:"limits"`
 	// UIRestrictions lists JOB_OBJECT_UILIMIT_* names to set.
 	UIRestrictions []string `json:"ui_restrictions"`
 	Env            emit.Env `json:"env"`
