@@ -68,6 +68,7 @@ type emitted struct {
 	files    []file                              // manifests and the exec file
 	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
+	grants   []byte                              // the tool's entry in the grants record (artifact.ReviewedEntry)
 	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
 	err      error
 }
@@ -174,6 +175,9 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	out.files = append(out.files, file{execplan.PlanFile(name), plan})
 	out.execHash = artifact.SHA256Hex(plan)
 	if out.entry, err = marshalEntry(at); err != nil {
+		return emitted{err: err}
+	}
+	if out.grants, err = artifact.ReviewedEntry(at); err != nil {
 		return emitted{err: err}
 	}
 	if !keepClauses {

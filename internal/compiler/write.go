@@ -173,7 +173,12 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 		return err
 	}
 	res.execHashes = make(map[string]string, len(names))
+	grants, err := artifact.NewReviewedHasher(p.Root)
+	if err != nil {
+		return err
+	}
 	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+		grants.Tool(name, e.grants)
 		for _, f := range e.files {
 			res.Files[f.rel] = f.data
 		}
@@ -189,6 +194,7 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 	if res.policySHA256, err = pw.close(); err != nil {
 		return err
 	}
+	res.grantsSHA256 = grants.Sum()
 	if st == nil {
 		res.Files[artifact.FileName] = policyB.Bytes()
 		res.Files[".gitignore"] = []byte(gitignore)

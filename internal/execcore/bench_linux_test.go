@@ -52,7 +52,7 @@ func writeWorkspace(tb testing.TB, n int) (ws, data string) {
 	}
 	data = filepath.Join(tb.TempDir(), "data")
 	ap := filepath.Join(dir, "policy.json")
-	if err := artifact.WritePinReviewed(data, ws, ap, execplan.SHA256Hex(nil), tools, []execplan.Input{{Kind: "layer", Path: layer, SHA256: sum}}, &artifact.Policy{Root: ws}); err != nil {
+	if err := artifact.WritePinReviewed(data, ws, ap, execplan.SHA256Hex(nil), tools, []execplan.Input{{Kind: "layer", Path: layer, SHA256: sum}}, &artifact.Policy{Root: ws}, ""); err != nil {
 		tb.Fatal(err)
 	}
 	return ws, data

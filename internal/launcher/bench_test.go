@@ -152,7 +152,7 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	data = filepath.Join(b.TempDir(), "data")
 	pb, err := os.ReadFile(ap)
 	must(b, err)
-	must(b, artifact.WritePinReviewed(data, ws, ap, artifact.SHA256Hex(pb), tools, p.Inputs, &artifact.Policy{Root: ws}))
+	must(b, artifact.WritePinReviewed(data, ws, ap, artifact.SHA256Hex(pb), tools, p.Inputs, &artifact.Policy{Root: ws}, ""))
 	return ws, data
 }
 
