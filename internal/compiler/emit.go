@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"runtime"
@@ -26,33 +27,34 @@ type emitter struct {
 	name     string            // emitter name, for errors
 	dir      string            // directory inside the artifact
 	ext      string            // file name extension
-	// build returns the manifest's bytes, its clauses and the manifest
-	// itself (the exec plan is built from the Linux one).
-	build func(et emit.Tool) ([]byte, []emit.Clause, any, error)
+	// build returns the manifest's bytes (which may be enc's buffer,
+	// valid until enc is used again), its clauses and the manifest itself
+	// (the exec plan is built from the Linux one).
+	build func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error)
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		b, c, err := sbpl.Build(et)
 		return b, c, nil, err
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := marshalJSON(m)
+		b, err := enc.encode(m, "")
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := marshalJSON(m)
+		b, err := enc.encode(m, "")
 		return b, m.Clauses, m, err
 	}},
 }
@@ -94,16 +96,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 		for range min(workers, len(chunk)) {
 			wg.Go(func() {
 				for i := range work {
-					results[i] = emitTool(p, chunk[i], tools[chunk[i]], keepClauses)
-					if put != nil && results[i].err == nil {
-						for _, f := range results[i].files {
-							if err := put(f.rel, f.data); err != nil {
-								results[i].err = err
-								break
-							}
-						}
-						results[i].files = nil
-					}
+					results[i] = emitTool(p, chunk[i], tools[chunk[i]], keepClauses, put)
 				}
 			})
 		}
@@ -128,8 +121,10 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 // emitTool runs every emitter for one tool, records their files and
 // per-clause enforcement in the tool's artifact entry, and encodes the
 // tool's exec file and policy.json entry. It touches only this tool's
-// entry of p, so tools can be emitted concurrently.
-func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) emitted {
+// entry of p, so tools can be emitted concurrently. With put set, each
+// file is written through it as soon as it is built, straight from the
+// encoder's buffer, and emitted.files stays empty.
+func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, put func(rel string, data []byte) error) emitted {
 	if !artifact.ToolFileNameOK(name) {
 		return emitted{err: fmt.Errorf("tool name %q cannot be used as a file name", name)}
 	}
@@ -137,13 +132,25 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	at.Manifests = make(map[platform.Platform]string, len(emitters))
 	at.ManifestSHA256 = make(map[platform.Platform]string, len(emitters))
 	at.Enforcement = make(map[platform.Platform][]artifact.ClauseStatus, len(emitters))
-	out := emitted{files: make([]file, 0, len(emitters)+1)}
+	var out emitted
+	if put == nil {
+		out.files = make([]file, 0, len(emitters)+2)
+	}
 	if keepClauses {
 		out.clauses = make(map[platform.Platform][]emit.Clause, len(emitters))
 	}
+	enc := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(enc)
+	keep := func(rel string, data []byte) error {
+		if put != nil {
+			return put(rel, data)
+		}
+		out.files = append(out.files, file{rel, bytes.Clone(data)})
+		return nil
+	}
 	var linux *landlock.Manifest
 	for _, em := range emitters {
-		data, clauses, built, err := em.build(et)
+		data, clauses, built, err := em.build(et, enc)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
 		}
@@ -151,7 +158,9 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 			linux = m
 		}
 		rel := path.Join(em.dir, name+em.ext)
-		out.files = append(out.files, file{rel, data})
+		if err := keep(rel, data); err != nil {
+			return emitted{err: err}
+		}
 		at.Manifests[em.platform] = rel
 		at.ManifestSHA256[em.platform] = artifact.SHA256Hex(data)
 		at.Enforcement[em.platform] = artifact.Summarize(clauses)
@@ -161,18 +170,23 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool) e
 	}
 	// One small file per tool for exec, which then reads what one tool
 	// needs whatever the size of the workspace (the pin holds each hash).
-	x, err := marshalJSON(artifact.ExecIndexOf(p, name))
+	x, err := enc.encode(artifact.ExecIndexOf(p, name), "")
 	if err != nil {
 		return emitted{err: err}
 	}
-	out.files = append(out.files, file{artifact.ExecFile(name), x})
+	xsum := artifact.SHA256Hex(x)
+	if err := keep(artifact.ExecFile(name), x); err != nil {
+		return emitted{err: err}
+	}
 	// The pin holds the hash of the tool's exec plan, which exec reads
 	// first; the plan holds the exec index file's hash.
-	plan, err := execPlan(p, name, linux, at.ManifestSHA256[platform.Linux], artifact.SHA256Hex(x))
+	plan, err := execPlan(p, name, linux, at.ManifestSHA256[platform.Linux], xsum)
 	if err != nil {
 		return emitted{err: err}
 	}
-	out.files = append(out.files, file{execplan.PlanFile(name), plan})
+	if err := keep(execplan.PlanFile(name), plan); err != nil {
+		return emitted{err: err}
+	}
 	out.execHash = artifact.SHA256Hex(plan)
 	if out.entry, err = marshalEntry(at); err != nil {
 		return emitted{err: err}
