@@ -228,8 +228,11 @@ type stage struct {
 	out    string // the output directory it will replace
 	dir    string
 	policy *os.File
-	own    fileOwner // how the files this stage creates look (reuseFile)
+	fs     *stageFS // the artifact directories, previous and staged
 }
+
+// artifactDirs are the directories of an artifact.
+var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec}
 
 func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -240,7 +243,7 @@ func newStage(out string) (*stage, error) {
 		return nil, err
 	}
 	st := &stage{out: out, dir: dir}
-	for _, d := range []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec} {
+	for _, d := range artifactDirs {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			st.discard()
 			return nil, err
@@ -250,7 +253,10 @@ func newStage(out string) (*stage, error) {
 		st.discard()
 		return nil, err
 	}
-	st.own = ownerOf(st.policy)
+	if st.fs, err = newStageFS(out, dir, artifactDirs, ownerOf(st.policy)); err != nil {
+		st.discard()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -263,12 +269,11 @@ func (st *stage) put(rel string, data []byte) error {
 	if path.Dir(rel) != "." && !stageDir(path.Dir(rel)) {
 		return fmt.Errorf("internal error: %s is outside the artifact's directories", rel)
 	}
-	native := filepath.FromSlash(rel)
-	dst := filepath.Join(st.dir, native)
-	if reuseFile(filepath.Join(st.out, native), dst, data, st.own) {
-		return nil
+	dir, name := path.Split(rel)
+	if dir == "" {
+		return writeNewFile(filepath.Join(st.dir, name), data)
 	}
-	return writeNewFile(dst, data)
+	return st.fs.write(path.Clean(dir), name, data)
 }
 
 // stageFiles stages an artifact built in memory.
@@ -304,6 +309,9 @@ func (st *stage) discard() {
 	if st.policy != nil {
 		st.policy.Close()
 	}
+	if st.fs != nil {
+		st.fs.close()
+	}
 	os.RemoveAll(st.dir)
 }
 
@@ -318,6 +326,7 @@ func (st *stage) commit() (wait func() error, err error) {
 		return nil, err
 	}
 	st.policy = nil
+	st.fs.close()
 	if err := os.Chmod(st.dir, 0o755); err != nil {
 		return nil, err
 	}
