@@ -75,47 +75,71 @@ type emitted struct {
 	err      error
 }
 
-// emitChunk bounds how many tools are held in memory at once: their
-// outputs are handed to the sink in name order a chunk at a time, so a
-// large workspace is streamed to disk instead of held whole.
-const emitChunk = 128
+// emitWindow bounds how many tools are in flight at once (emitted but not
+// yet handed to the sink): their outputs are handed over in name order as
+// soon as each is ready, so a large workspace is streamed to disk instead
+// of held whole.
+const emitWindow = 256
 
 // emitAll runs the emitters for every tool, spread over the CPUs, and
 // hands each tool's output to sink in name order. With put set, the
 // workers write each tool's files through it as they are built (in
 // parallel) and sink gets none. Each tool's output depends only on its
 // own input and the order is fixed, so the bytes do not depend on
-// scheduling.
+// scheduling. The sink (policy.json's entries, the grants record's hash)
+// runs while the workers go on with the next tools: with chunks and a
+// barrier between them, the workers waited for it, a twentieth of a
+// 10,000-tool compile on one core.
 func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(names)))
-	for start := 0; start < len(names); start += emitChunk {
-		chunk := names[start:min(start+emitChunk, len(names))]
-		results := make([]emitted, len(chunk))
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range min(workers, len(chunk)) {
-			wg.Go(func() {
-				for i := range work {
-					results[i] = emitTool(p, chunk[i], tools[chunk[i]], keepClauses, put)
-				}
-			})
-		}
-		for i := range chunk {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
-		for i, name := range chunk {
-			if results[i].err != nil {
-				return fmt.Errorf("tool %s: %w", name, results[i].err)
-			}
-			if err := sink(name, &results[i]); err != nil {
-				return err
-			}
-			results[i] = emitted{} // let the chunk's bytes go as soon as written
-		}
+	results := make([]emitted, len(names))
+	done := make([]chan struct{}, len(names))
+	for i := range done {
+		done[i] = make(chan struct{})
 	}
-	return nil
+	window := make(chan struct{}, emitWindow)
+	work := make(chan int)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(work)
+		for i := range names {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case work <- i:
+			case <-stop:
+				return
+			}
+		}
+	})
+	for range workers {
+		wg.Go(func() {
+			for i := range work {
+				results[i] = emitTool(p, names[i], tools[names[i]], keepClauses, put)
+				close(done[i])
+			}
+		})
+	}
+	var err error
+	for i, name := range names {
+		<-done[i]
+		if results[i].err != nil {
+			err = fmt.Errorf("tool %s: %w", name, results[i].err)
+			break
+		}
+		if err = sink(name, &results[i]); err != nil {
+			break
+		}
+		results[i] = emitted{} // let the tool's bytes go as soon as written
+		<-window
+	}
+	close(stop)
+	wg.Wait()
+	return err
 }
 
 // emitTool runs every emitter for one tool, records their files and
