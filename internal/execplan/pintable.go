@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The pin file is read on every exec, so its format is chosen for that
@@ -170,7 +171,7 @@ func parseInputLine(s string) (Input, bool) {
 	if err != nil {
 		return in, false
 	}
-	if in.Path, err = strconv.Unquote(q); err != nil || in.Path == "" || strconv.Quote(in.Path) != q {
+	if in.Path, ok = unquoteCanonical(q); !ok || in.Path == "" {
 		return in, false
 	}
 	rest = rest[len(q):]
@@ -181,10 +182,32 @@ func parseInputLine(s string) (Input, bool) {
 	if !ok {
 		return in, false
 	}
-	if in.Target, err = strconv.Unquote(q); err != nil || in.Target == "" || strconv.Quote(in.Target) != q {
+	if in.Target, ok = unquoteCanonical(q); !ok || in.Target == "" {
 		return in, false
 	}
 	return in, true
+}
+
+// unquoteCanonical is strconv.Unquote of q, refusing any spelling but
+// strconv.Quote's. Exec reads every input line on every run, so the usual
+// case (no escapes, every rune printable: Quote changes nothing) is the
+// quoted text itself, without allocating.
+func unquoteCanonical(q string) (string, bool) {
+	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && strings.IndexByte(q, '\\') < 0 {
+		s := q[1 : len(q)-1]
+		plain := utf8.ValidString(s)
+		for _, r := range s {
+			if !plain {
+				break
+			}
+			plain = r != '"' && strconv.IsPrint(r)
+		}
+		if plain {
+			return s, true
+		}
+	}
+	s, err := strconv.Unquote(q)
+	return s, err == nil && strconv.Quote(s) == q
 }
 
 // ParseToolLine splits "<tool> <sha256>".
