@@ -80,6 +80,15 @@ func (c *CompileCmd) Run(g *Globals) error {
 		// get near it; larger ones collect more often rather than grow.
 		debug.SetMemoryLimit(compileMemoryLimit)
 	}
+	if os.Getenv("GOGC") == "" {
+		// Under that ceiling, collect when the heap triples rather than
+		// doubles: a 10,000-tool compile spent an eighth of its CPU
+		// marking the same live tools over and over (0.8 s less with
+		// this, the same peak, since the ceiling holds it), and a
+		// 1,000-tool one costs the same either way (fewer collections,
+		// a few thousand more page faults).
+		debug.SetGCPercent(200)
+	}
 	res, out, err := compileReviewed(g, opts, rv)
 	if err != nil {
 		return err

@@ -10,13 +10,19 @@ import (
 // DirExec holds one small file per tool for exec (execplan.DirExec).
 const DirExec = execplan.DirExec
 
-// ExecIndex is one tool's exec file: the artifact's root, digest and
-// staleness inputs, and the tool's part of policy.json.
+// ExecFormatVersion is the exec file's format. Format 1 also carried the
+// artifact digest and the staleness inputs, which are in the pin now
+// (Pin.Inputs); readers refuse other formats.
+const ExecFormatVersion = 2
+
+// ExecIndex is one tool's exec file: the workspace root and the tool's
+// part of policy.json. It depends on nothing else, so that a config edit
+// which leaves the tool's policy alone leaves the file byte for byte the
+// same (the next compile links it instead of writing it); the pin's hash
+// chain (pin -> exec plan -> ExecSHA256) binds it to one compile.
 type ExecIndex struct {
 	Format int      `json:"format"`
 	Root   string   `json:"root"`
-	Digest string   `json:"digest"`
-	Inputs []Input  `json:"inputs"`
 	Tool   ExecTool `json:"tool"`
 }
 
@@ -43,7 +49,7 @@ func ExecFile(tool string) string { return execplan.ExecFile(tool) }
 // ExecIndexOf builds tool's exec file from the compiled artifact.
 func ExecIndexOf(p *Policy, name string) ExecIndex {
 	t := p.Tools[name]
-	x := ExecIndex{Format: FormatVersion, Root: p.Root, Digest: p.Digest, Inputs: p.Inputs}
+	x := ExecIndex{Format: ExecFormatVersion, Root: p.Root}
 	x.Tool.Enabled = t.Enabled
 	x.Tool.Access.Env = t.Access.Env
 	x.Tool.Access.Commands = t.Access.Commands

@@ -1,9 +1,13 @@
 package artifact
 
 import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,27 +68,103 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 // compiled artifact itself after a compile, the earlier baseline when
 // exec recompiled something narrower), then the pin of the artifact naming
 // their hash, each atomically. policySHA256 is the hex SHA-256 of the
-// artifact's policy.json, tools each tool's exec file hash. A crash between the two leaves the old
-// pin, which no longer matches the grants file's hash and so is read as
-// having no record (ReadReviewed falls back to the pinned policy.json).
-func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools map[string]string, reviewed *Policy) error {
-	gb, err := json.Marshal(ReviewedOf(reviewed))
-	if err != nil {
-		return err
-	}
-	gb = append(gb, '\n') // once: for 10,000 tools this is tens of MB
+// artifact's policy.json, tools each tool's exec plan hash, inputs the
+// artifact's staleness inputs. reviewedSHA256, when not "", is the hash of
+// the record reviewed encodes to (ReviewedHasher): when the record beside
+// the pin already holds exactly those bytes it is kept, not encoded and
+// written again (for 10,000 tools it is 17 MB of JSON). A crash between
+// the two writes leaves the old pin, which no longer matches the grants
+// file's hash and so is read as having no record (ReadReviewed falls back
+// to the pinned policy.json).
+func WritePinReviewed(dataDir, root, artifactPath, policySHA256 string, tools map[string]string, inputs []Input, reviewed *Policy, reviewedSHA256 string) error {
 	gpath := GrantsFile(dataDir, root, artifactPath)
 	if err := os.MkdirAll(filepath.Dir(gpath), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(gpath, gb, 0o600); err != nil {
-		return err
+	gsum := reviewedSHA256
+	if cur, err := HashFile(gpath); err != nil || gsum == "" || cur != gsum {
+		gb, err := json.Marshal(ReviewedOf(reviewed))
+		if err != nil {
+			return err
+		}
+		gb = append(gb, '\n') // once: for 10,000 tools this is tens of MB
+		if err := atomicfile.Write(gpath, gb, 0o600); err != nil {
+			return err
+		}
+		gsum = SHA256Hex(gb)
 	}
-	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: SHA256Hex(gb), Tools: tools})
+	b, err := MarshalPin(&Pin{Version: PinVersion, Root: root, Artifact: artifactPath, SHA256: policySHA256, GrantsSHA256: gsum, Tools: tools, Inputs: inputs})
 	if err != nil {
 		return err
 	}
 	return atomicfile.Write(PinFile(dataDir, root, artifactPath), b, 0o600)
+}
+
+// ReviewedHasher computes, a tool at a time, the hash of the grants record
+// of an artifact (the bytes WritePinReviewed writes for it), so that a
+// compile can tell whether the grants changed since the last review
+// without reading the record back or encoding it whole: the compiler's
+// workers encode each tool's entry (ReviewedEntry) in parallel, and Tool
+// takes them in name order. TestReviewedHasherIsMarshal checks the result
+// against json.Marshal.
+type ReviewedHasher struct {
+	h hash.Hash
+	n int
+}
+
+// NewReviewedHasher starts the record of the workspace root.
+func NewReviewedHasher(root string) (*ReviewedHasher, error) {
+	rb, err := json.Marshal(root)
+	if err != nil {
+		return nil, err
+	}
+	rh := &ReviewedHasher{h: sha256.New()}
+	rh.h.Write([]byte(`{"root":`))
+	rh.h.Write(rb)
+	rh.h.Write([]byte(`,"tools":{`))
+	return rh, nil
+}
+
+// ReviewedEntry encodes one tool of the record.
+func ReviewedEntry(t *Tool) ([]byte, error) {
+	return json.Marshal(&ReviewedTool{Source: t.Source, Enabled: t.Enabled, Defaulted: t.Defaulted, Access: t.Access})
+}
+
+// Tool adds the tool name's entry; names must come in sorted order (as
+// encoding/json sorts map keys) and be file-name safe (ToolFileNameOK),
+// which need no escaping.
+func (rh *ReviewedHasher) Tool(name string, entry []byte) {
+	if rh.n > 0 {
+		rh.h.Write([]byte{','})
+	}
+	rh.n++
+	rh.h.Write([]byte{'"'})
+	rh.h.Write([]byte(name))
+	rh.h.Write([]byte(`":`))
+	rh.h.Write(entry)
+}
+
+// Sum is the hex SHA-256 of the whole record.
+func (rh *ReviewedHasher) Sum() string {
+	rh.h.Write([]byte("}}\n"))
+	return hex.EncodeToString(rh.h.Sum(nil))
+}
+
+// ReviewedSHA256 is the hash of the grants record the pin for (root,
+// artifactPath) names, "" when there is no such pin (or it names none).
+// Only the pin's header is read: a compile whose own record hashes the
+// same (ReviewedHasher) changes no grant, and need not read the record.
+func ReviewedSHA256(dataDir, root, artifactPath string) string {
+	f, err := os.Open(PinFile(dataDir, root, artifactPath))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	pin, _, err := parsePinHeader(bufio.NewReader(f))
+	if err != nil || pin.Check(root, artifactPath) != nil {
+		return ""
+	}
+	return pin.GrantsSHA256
 }
 
 // ErrNoReview is returned by ReadReviewed when there is no pin at all: the

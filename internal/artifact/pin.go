@@ -49,7 +49,9 @@ func PinFile(dataDir, root, artifactPath string) string {
 	return execplan.PinFile(dataDir, root, artifactPath)
 }
 
-// WritePin records policy.json's hash for (root, artifactPath), atomically.
+// WritePin records policy.json's hash for (root, artifactPath),
+// atomically, with no tool table: exec then reads and checks the whole
+// policy.json (and takes the staleness inputs from it).
 func WritePin(dataDir, root, artifactPath string, policyJSON []byte) error {
 	path := PinFile(dataDir, root, artifactPath)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

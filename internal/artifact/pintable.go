@@ -43,6 +43,14 @@ func MarshalPin(pin *Pin) ([]byte, error) {
 	if pin.GrantsSHA256 != "" {
 		fmt.Fprintf(&b, "grants_sha256 %s\n", pin.GrantsSHA256)
 	}
+	var line []byte
+	for _, in := range pin.Inputs {
+		if !execplan.InputKindOK(in.Kind) || in.Path == "" || (in.SHA256 != "" && !hexOK(in.SHA256)) {
+			return nil, fmt.Errorf("pin: cannot record the input %s %q", in.Kind, in.Path)
+		}
+		line = execplan.AppendInputLine(line[:0], in)
+		b.Write(line)
+	}
 	if pin.Tools == nil {
 		return b.Bytes(), nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,12 +62,21 @@ func TestPinTool(t *testing.T) {
 	root, ap := "/ws", "/ws/.jp/policy/policy.json"
 	p := pinWithTools(50, func(i int) string { return fmt.Sprintf("t%d", i) })
 	p.Root, p.Artifact = root, ap
+	p.Inputs = []Input{{Kind: "layer", Path: "/ws/.jp/config.toml", SHA256: SHA256Hex(nil)}, {Kind: "symlink", Path: "/ws/a b", Target: "/x\ny"}}
 	b, _ := MarshalPin(p)
 	path := PinFile(data, root, ap)
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	os.WriteFile(path, b, 0o600)
-	if _, sum, err := PinTool(data, root, ap, "t7"); err != nil || sum != p.Tools["t7"] {
-		t.Fatalf("t7: %q %v", sum, err)
+	if pin, sum, err := PinTool(data, root, ap, "t7"); err != nil || sum != p.Tools["t7"] || !slices.Equal(pin.Inputs, p.Inputs) {
+		t.Fatalf("t7: %q %v, inputs %+v", sum, err, pin)
+	}
+	if back, err := ParsePin(b); err != nil || !slices.Equal(back.Inputs, p.Inputs) {
+		t.Fatalf("ParsePin: %+v %v", back, err)
+	}
+	bad := *p
+	bad.Inputs = []Input{{Kind: "file", Path: "/p"}}
+	if _, err := MarshalPin(&bad); err == nil {
+		t.Error("MarshalPin wrote an input kind exec does not know")
 	}
 	if pin, sum, err := PinTool(data, root, ap, "nope"); err != nil || sum != "" || pin.Tools == nil {
 		t.Fatalf("absent: %q %v", sum, err)
@@ -95,12 +105,20 @@ func TestPinTool(t *testing.T) {
 // with its own hash and a name outside the set is not; ParsePin and
 // lookupTool never panic on arbitrary bytes.
 func FuzzPinLookup(f *testing.F) {
+	f.Add("a,b,c", "b", []byte("jp-policy pin 5\nroot \"/\"\nartifact \"/a\"\nsha256 "+strings.Repeat("0", 64)+"\ninput layer - \"/l\"\ntools\n"))
 	f.Add("a,b,c", "b", []byte("jp-policy pin 4\nroot \"/\"\nartifact \"/a\"\nsha256 "+strings.Repeat("0", 64)+"\ntools\n"))
 	f.Add(strings.Repeat("x,", 900)+"tool.long-name_9", "q", []byte("{}"))
 	f.Fuzz(func(t *testing.T, names, probe string, raw []byte) {
 		if p, err := ParsePin(raw); err == nil {
-			if _, err := MarshalPin(p); err != nil && p.Tools != nil {
+			b, err := MarshalPin(p)
+			if err != nil && p.Tools != nil {
 				t.Fatalf("ParsePin accepted a table MarshalPin refuses: %v", err)
+			}
+			if err == nil && p.Version == PinVersion {
+				// What is read is what is written back (inputs included).
+				if back, err := ParsePin(b); err != nil || !slices.Equal(back.Inputs, p.Inputs) || len(back.Tools) != len(p.Tools) {
+					t.Fatalf("read %+v, written and read back %+v, %v", p, back, err)
+				}
 			}
 		}
 		if _, body, err := parsePinHeader(bufioReader(raw)); err == nil && body >= 0 {

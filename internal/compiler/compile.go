@@ -87,6 +87,7 @@ type Result struct {
 	Clauses map[string]map[platform.Platform][]emit.Clause
 
 	policySHA256 string            // of policy.json, for the pin
+	grantsSHA256 string            // of the artifact's grants record (artifact.ReviewedHasher)
 	execHashes   map[string]string // tool -> SHA-256 of its exec plan, for the pin
 	stage        *stage            // Compile: the written, not yet committed, artifact
 }

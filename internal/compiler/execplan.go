@@ -10,14 +10,14 @@ import (
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
-// execPlan builds tool name's exec plan (execplan.Plan): the staleness
-// inputs, the exec index file's hash, and, when the Linux manifest m
+// execPlan builds tool name's exec plan (execplan.Plan): the exec index
+// file's hash and, when the Linux manifest m
 // needs no namespace for an exact run, the fast path with every decision
 // taken here (rights as bits, the ABI that enforces every clause), so the
 // exec path only applies it.
 func execPlan(p *artifact.Policy, name string, m *landlock.Manifest, linuxSHA, execSHA string) ([]byte, error) {
 	t := p.Tools[name]
-	pl := &execplan.Plan{Tool: name, Root: p.Root, Digest: p.Digest, Inputs: p.Inputs, ExecSHA256: execSHA, Enabled: t.Enabled}
+	pl := &execplan.Plan{Tool: name, Root: p.Root, ExecSHA256: execSHA, Enabled: t.Enabled}
 	if m != nil && t.Enabled {
 		f, err := fastPlan(m)
 		if err != nil {

@@ -2,7 +2,10 @@
 
 package compiler
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // writeNewFile creates path (which must not exist) holding data.
 func writeNewFile(path string, data []byte) error {
@@ -22,5 +25,16 @@ type fileOwner struct{}
 
 func ownerOf(*os.File) fileOwner { return fileOwner{} }
 
-// reuseFile never reuses a previous file here: every file is written.
-func reuseFile(prev, path string, data []byte, own fileOwner) bool { return false }
+// stageFS writes every file anew here (the Linux one links files of the
+// previous artifact that did not change).
+type stageFS struct{ stage string }
+
+func newStageFS(_, stage string, _ []string, _ fileOwner) (*stageFS, error) {
+	return &stageFS{stage: stage}, nil
+}
+
+func (s *stageFS) close() {}
+
+func (s *stageFS) write(dir, name string, data []byte) error {
+	return writeNewFile(filepath.Join(s.stage, dir, name), data)
+}

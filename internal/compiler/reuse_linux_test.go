@@ -4,6 +4,7 @@ package compiler
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -27,6 +28,18 @@ func inodeOf(t *testing.T, p string) (ino uint64, nlink uint64) {
 // previous file that differs, is writable by others, or has another name,
 // so what ends up in the artifact is always exactly what Build built.
 func TestRecompileReusesOnlyIdenticalFiles(t *testing.T) {
+	// Both ways of linking the open file: linkat(AT_EMPTY_PATH), and its
+	// /proc/self/fd entry where the kernel refuses the first.
+	defer emptyPathRefused.Store(emptyPathRefused.Load())
+	for _, proc := range []bool{false, true} {
+		t.Run(fmt.Sprintf("procfd=%v", proc), func(t *testing.T) {
+			emptyPathRefused.Store(proc)
+			testRecompileReuses(t)
+		})
+	}
+}
+
+func testRecompileReuses(t *testing.T) {
 	root := benchWorkspace(t, 6)
 	opts := benchOptions(root)
 	// Twice: the first compile creates the pin's directory inside this

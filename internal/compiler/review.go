@@ -90,6 +90,16 @@ func Reviewed(opts Options, root string) (*artifact.Policy, error) {
 
 // review compares res with the accepted grants.
 func review(opts Options, res *Result) (*ReviewOutcome, error) {
+	if res.grantsSHA256 != "" {
+		// The pin names the hash of the grants last accepted: the same
+		// record means no grant changed, which is known without reading
+		// it back and diffing every tool (most recompiles).
+		if dataDir, err := jpdirs.UserDataDir(opts.getenv); err == nil {
+			if ap, err := artifactPath(&opts, res.Root); err == nil && artifact.ReviewedSHA256(dataDir, res.Root, ap) == res.grantsSHA256 {
+				return &ReviewOutcome{Diff: &grantdiff.Diff{}}, nil
+			}
+		}
+	}
 	old, err := Reviewed(opts, res.Root)
 	out := &ReviewOutcome{}
 	var lost *artifact.ReviewLostError
@@ -208,7 +218,11 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 		return out, err
 	}
 	// The previous artifact is removed while the pin is written.
-	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, reviewed); err != nil {
+	sum := ""
+	if reviewed == res.Artifact {
+		sum = res.grantsSHA256 // the record is the result's own
+	}
+	if err := artifact.WritePinReviewed(dataDir, res.Root, ap, res.policySHA256, res.execHashes, res.Artifact.Inputs, reviewed, sum); err != nil {
 		removed()
 		return out, fmt.Errorf("pinning the artifact in %s: %w", dataDir, err)
 	}

@@ -115,3 +115,38 @@ func rewritePinWithoutGrants(t *testing.T, opts Options, root string) {
 	os.WriteFile(p, b, 0o600)
 	os.Remove(artifact.GrantsFile(dataDir, root, ap))
 }
+
+// TestReviewByRecordHash: the grants record's hash computed while
+// emitting is the hash of the record written beside the pin; a recompile
+// whose record hashes the same reports no change without reading the
+// record (even a record that was deleted since: the pin, outside the
+// workspace, names what was accepted), while a changed grant is still
+// diffed and refused.
+func TestReviewByRecordHash(t *testing.T) {
+	opts, root := reviewWS(t)
+	writeCfg(t, root, reviewBase)
+	res, _, _, err := CompileReviewed(opts, Review{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataDir := opts.getenv("JP_USER_DATA_DIR")
+	ap, _ := artifactPath(&opts, root)
+	gpath := artifact.GrantsFile(dataDir, root, ap)
+	if sum, err := artifact.HashFile(gpath); err != nil || sum != res.grantsSHA256 || artifact.ReviewedSHA256(dataDir, root, ap) != sum {
+		t.Fatalf("record hashes %q (%v), compile computed %q", sum, err, res.grantsSHA256)
+	}
+	writeCfg(t, root, reviewBase+"# a comment\n")
+	os.Remove(gpath)
+	_, _, ro, err := CompileReviewed(opts, Review{})
+	if err != nil || ro.Diff == nil || !ro.Diff.Empty() || ro.Lost != nil {
+		t.Fatalf("unchanged grants: %+v, %v", ro, err)
+	}
+	if sum, err := artifact.HashFile(gpath); err != nil || sum != res.grantsSHA256 {
+		t.Fatalf("the record was not written back: %q %v", sum, err)
+	}
+	writeCfg(t, root, reviewWiden)
+	var we *WideningError
+	if _, _, _, err := CompileReviewed(opts, Review{}); !errors.As(err, &we) {
+		t.Fatalf("widening: %v", err)
+	}
+}

@@ -40,12 +40,20 @@ func marshalJSON(v any) ([]byte, error) {
 func encodeJSON(v any, prefix string) ([]byte, error) {
 	e := encoders.Get().(*jsonEncoder)
 	defer encoders.Put(e)
+	b, err := e.encode(v, prefix)
+	return bytes.Clone(b), err
+}
+
+// encode is encodeJSON into e's own buffer: the bytes are valid until e
+// is used again (a compile writes most documents once and drops them, so
+// copying each out of the pooled buffer was a fifth of all it allocated).
+func (e *jsonEncoder) encode(v any, prefix string) ([]byte, error) {
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
 	}
 	e.out = appendIndent(e.out[:0], e.buf.Bytes(), prefix, "  ")
-	return bytes.Clone(e.out), nil
+	return e.out, nil
 }
 
 // Why pooled encoders: a compile encodes five documents per tool; a new
@@ -173,7 +181,12 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 		return err
 	}
 	res.execHashes = make(map[string]string, len(names))
+	grants, err := artifact.NewReviewedHasher(p.Root)
+	if err != nil {
+		return err
+	}
 	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+		grants.Tool(name, e.grants)
 		for _, f := range e.files {
 			res.Files[f.rel] = f.data
 		}
@@ -189,6 +202,7 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 	if res.policySHA256, err = pw.close(); err != nil {
 		return err
 	}
+	res.grantsSHA256 = grants.Sum()
 	if st == nil {
 		res.Files[artifact.FileName] = policyB.Bytes()
 		res.Files[".gitignore"] = []byte(gitignore)
@@ -214,8 +228,11 @@ type stage struct {
 	out    string // the output directory it will replace
 	dir    string
 	policy *os.File
-	own    fileOwner // how the files this stage creates look (reuseFile)
+	fs     *stageFS // the artifact directories, previous and staged
 }
+
+// artifactDirs are the directories of an artifact.
+var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec}
 
 func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -226,7 +243,7 @@ func newStage(out string) (*stage, error) {
 		return nil, err
 	}
 	st := &stage{out: out, dir: dir}
-	for _, d := range []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec} {
+	for _, d := range artifactDirs {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			st.discard()
 			return nil, err
@@ -236,7 +253,10 @@ func newStage(out string) (*stage, error) {
 		st.discard()
 		return nil, err
 	}
-	st.own = ownerOf(st.policy)
+	if st.fs, err = newStageFS(out, dir, artifactDirs, ownerOf(st.policy)); err != nil {
+		st.discard()
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -249,12 +269,11 @@ func (st *stage) put(rel string, data []byte) error {
 	if path.Dir(rel) != "." && !stageDir(path.Dir(rel)) {
 		return fmt.Errorf("internal error: %s is outside the artifact's directories", rel)
 	}
-	native := filepath.FromSlash(rel)
-	dst := filepath.Join(st.dir, native)
-	if reuseFile(filepath.Join(st.out, native), dst, data, st.own) {
-		return nil
+	dir, name := path.Split(rel)
+	if dir == "" {
+		return writeNewFile(filepath.Join(st.dir, name), data)
 	}
-	return writeNewFile(dst, data)
+	return st.fs.write(path.Clean(dir), name, data)
 }
 
 // stageFiles stages an artifact built in memory.
@@ -290,6 +309,9 @@ func (st *stage) discard() {
 	if st.policy != nil {
 		st.policy.Close()
 	}
+	if st.fs != nil {
+		st.fs.close()
+	}
 	os.RemoveAll(st.dir)
 }
 
@@ -304,6 +326,7 @@ func (st *stage) commit() (wait func() error, err error) {
 		return nil, err
 	}
 	st.policy = nil
+	st.fs.close()
 	if err := os.Chmod(st.dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -34,8 +34,7 @@ func writeWorkspace(tb testing.TB, n int) (ws, data string) {
 	}
 	all := uint64(1<<16 - 1)
 	plan := execplan.Encode(&execplan.Plan{
-		Tool: "t", Root: ws, Digest: "d", Enabled: true,
-		Inputs: []execplan.Input{{Kind: "layer", Path: layer, SHA256: sum}},
+		Tool: "t", Root: ws, Enabled: true,
 		Fast: &execplan.Fast{
 			NeedABI: 1, EnvMinimal: []string{"PATH", "HOME"},
 			Baseline:  []execplan.Rule{{Path: "/usr", Access: 7, Clause: "baseline.usr"}},
@@ -53,7 +52,7 @@ func writeWorkspace(tb testing.TB, n int) (ws, data string) {
 	}
 	data = filepath.Join(tb.TempDir(), "data")
 	ap := filepath.Join(dir, "policy.json")
-	if err := artifact.WritePinReviewed(data, ws, ap, execplan.SHA256Hex(nil), tools, &artifact.Policy{Root: ws}); err != nil {
+	if err := artifact.WritePinReviewed(data, ws, ap, execplan.SHA256Hex(nil), tools, []execplan.Input{{Kind: "layer", Path: layer, SHA256: sum}}, &artifact.Policy{Root: ws}, ""); err != nil {
 		tb.Fatal(err)
 	}
 	return ws, data

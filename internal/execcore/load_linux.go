@@ -36,7 +36,7 @@ func load(o *Options) (*execplan.Plan, string, error) {
 	if err != nil {
 		return nil, "", handOff(err)
 	}
-	_, sum, err := execplan.PinTool(dataDir, root, artifactPath, o.Tool)
+	pin, sum, err := execplan.PinTool(dataDir, root, artifactPath, o.Tool)
 	if err != nil {
 		return nil, "", handOff(err)
 	}
@@ -53,7 +53,7 @@ func load(o *Options) (*execplan.Plan, string, error) {
 	if !pl.Enabled || pl.Fast == nil {
 		return nil, "", handOffMsg("the tool is disabled or needs the full path")
 	}
-	if err := VerifyCurrent(root, pl.Inputs, execplan.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+	if err := VerifyCurrent(root, pin.Inputs, execplan.VerifiedFile(dataDir, root, artifactPath)); err != nil {
 		return nil, "", handOff(err)
 	}
 	return pl, root, nil

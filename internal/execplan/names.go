@@ -6,10 +6,11 @@ import (
 )
 
 // DirExec holds one small file per tool with everything `jp-policy exec`
-// needs for that tool (ExecIndex), so that exec reads, hashes and decodes
-// an amount that does not grow with the number of tools: the pin records
-// each file's hash (Pin.Tools). policy.json stays the whole artifact, for
-// JP, humans, diff and review.
+// needs for that tool (the exec plan, PlanFile, and the exec file,
+// ExecFile), so that exec reads, hashes and decodes an amount that does
+// not grow with the number of tools: the pin records each plan's hash
+// (Pin.Tools), the plan the exec file's. policy.json stays the whole
+// artifact, for JP, humans, diff and review.
 const DirExec = "exec"
 
 // ToolFileNameOK reports whether a tool name can name the artifact's

@@ -36,6 +36,16 @@ type Pin struct {
 	// GrantsSHA256 is the hash of the reviewed grants recorded beside the
 	// pin (grants.go); empty in pins written before grant reviews.
 	GrantsSHA256 string `json:"grants_sha256,omitempty"`
+	// Inputs are the artifact's staleness inputs (everything the compile
+	// read, with its hash), which exec checks before it trusts any file
+	// of the artifact. They are in the pin, not in each tool's files, so
+	// that a tool's files depend only on its own compiled policy and an
+	// edit elsewhere in the config (even a comment) leaves them byte for
+	// byte the same, and the next compile links them instead of writing
+	// them (docs/compile.md). Their number does not grow with the number
+	// of tools: layers, candidate layers, the approvals store, JP_CFG_
+	// variables and the symlinks rule paths cross.
+	Inputs []Input `json:"-"`
 	// Tools maps each tool to the hash of its exec plan (PlanFile), so exec
 	// verifies one small file instead of all of policy.json. It is not
 	// part of the JSON header: the pin file stores it as sorted lines
@@ -44,16 +54,32 @@ type Pin struct {
 	Tools map[string]string `json:"-"`
 }
 
-// PinVersion is the pin file's format: header lines followed by one
-// "<tool> <exec plan sha256>" line per tool, sorted by tool name. Format
-// 3's table held the hashes of the exec index files instead; a format 3
-// pin is still read, without its table (exec then checks the whole
-// policy.json against the header, as for a pin without a table), until
-// the next compile writes format 4.
-const PinVersion = 4
+// PinVersion is the pin file's format: header lines (the staleness
+// inputs among them) followed by one "<tool> <exec plan sha256>" line per
+// tool, sorted by tool name. Formats 3 and 4 kept the inputs in every
+// tool's files: their header is still read (ParsePin, so an upgrade keeps
+// the grants the user accepted), but exec refuses them (PinTool,
+// *OldPinError) until the next compile writes format 5.
+const PinVersion = 5
 
-// pinVersionIndexTable is the format whose table pinned exec index files.
-const pinVersionIndexTable = 3
+// oldestPinVersion is the oldest line-based pin format ParsePinHeader
+// reads.
+const oldestPinVersion = 3
+
+// OldPinError is a pin an older jp-policy wrote, whose artifact this one
+// does not apply: the per-tool files it pins are of an older format.
+// It matches ErrStale, so exec's recompile-on-stale (when enabled)
+// replaces it like any other outdated artifact.
+type OldPinError struct {
+	Path    string
+	Version int
+}
+
+func (e *OldPinError) Error() string {
+	return fmt.Sprintf("%v: %s is pin format %d, written by an older jp-policy (this one reads format %d); run `jp-policy compile`", ErrStale, e.Path, e.Version, PinVersion)
+}
+
+func (e *OldPinError) Unwrap() error { return ErrStale }
 
 // PinFile is where the pin of the artifact at artifactPath, compiled for
 // the workspace root, is kept under the user's JP data directory. The key

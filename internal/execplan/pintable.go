@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The pin file is read on every exec, so its format is chosen for that
@@ -17,11 +18,13 @@ import (
 // not grow with the number of tools (a 10,000-tool pin is about 900 KB;
 // decoding it as a JSON map cost milliseconds per exec).
 //
-//	jp-policy pin 4
+//	jp-policy pin 5
 //	root "/home/me/ws"
 //	artifact "/home/me/ws/.jp/policy/policy.json"
 //	sha256 <hex of policy.json>
 //	grants_sha256 <hex of the grants record>   (optional)
+//	input <kind> <hex, or - when absent> "<path>"[ "<symlink target>"]
+//	...                                          (one per staleness input)
 //	tools
 //	<tool> <hex of the tool's exec plan, exec/<tool>.plan>
 //	...
@@ -62,16 +65,24 @@ func ParsePinHeader(r *bufio.Reader) (*Pin, int, error) {
 			if !ok {
 				return nil, 0, ErrPinSyntax
 			}
-			if pin.Version, err = strconv.Atoi(v); err != nil || pin.Version != PinVersion && pin.Version != pinVersionIndexTable {
+			if pin.Version, err = strconv.Atoi(v); err != nil || pin.Version < oldestPinVersion || pin.Version > PinVersion || v != strconv.Itoa(pin.Version) {
 				return nil, 0, ErrPinSyntax
 			}
 			continue
 		}
 		if line == pinToolsLine {
-			if pin.Version == pinVersionIndexTable {
+			if pin.Version == oldestPinVersion {
 				off = -1 // its table names what this jp-policy no longer pins by
 			}
 			break
+		}
+		if rest, ok := strings.CutPrefix(line, "input "); ok && pin.Version == PinVersion {
+			in, ok := parseInputLine(rest)
+			if !ok {
+				return nil, 0, ErrPinSyntax
+			}
+			pin.Inputs = append(pin.Inputs, in)
+			continue
 		}
 		k, v, ok := strings.Cut(line, " ")
 		if !ok {
@@ -102,6 +113,103 @@ func ParsePinHeader(r *bufio.Reader) (*Pin, int, error) {
 	return pin, off, nil
 }
 
+// inputKinds are the staleness input kinds a pin may record
+// (compiler.collectInputs writes them; VerifyInputs checks them).
+var inputKinds = [...]string{"approvals", "candidate", "env", "layer", "symlink"}
+
+// InputKindOK reports whether kind is one a pin may record.
+func InputKindOK(kind string) bool {
+	for _, k := range inputKinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendInputLine appends in as a pin header line (with its newline).
+// The caller checks InputKindOK and that SHA256 is "" or HexOK.
+func AppendInputLine(b []byte, in Input) []byte {
+	b = append(b, "input "...)
+	b = append(b, in.Kind...)
+	b = append(b, ' ')
+	if in.SHA256 == "" {
+		b = append(b, '-')
+	} else {
+		b = append(b, in.SHA256...)
+	}
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, in.Path)
+	if in.Target != "" {
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, in.Target)
+	}
+	return append(b, '\n')
+}
+
+// parseInputLine reads what follows "input " on a header line: exactly
+// what AppendInputLine writes, nothing else (a second spelling of the
+// same input would let two pins that differ mean the same thing).
+func parseInputLine(s string) (Input, bool) {
+	var in Input
+	kind, rest, ok := strings.Cut(s, " ")
+	if !ok || !InputKindOK(kind) {
+		return in, false
+	}
+	in.Kind = kind
+	sum, rest, ok := strings.Cut(rest, " ")
+	switch {
+	case !ok:
+		return in, false
+	case sum == "-":
+	case HexOK(sum):
+		in.SHA256 = sum
+	default:
+		return in, false
+	}
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return in, false
+	}
+	if in.Path, ok = unquoteCanonical(q); !ok || in.Path == "" {
+		return in, false
+	}
+	rest = rest[len(q):]
+	if rest == "" {
+		return in, true
+	}
+	q, ok = strings.CutPrefix(rest, " ")
+	if !ok {
+		return in, false
+	}
+	if in.Target, ok = unquoteCanonical(q); !ok || in.Target == "" {
+		return in, false
+	}
+	return in, true
+}
+
+// unquoteCanonical is strconv.Unquote of q, refusing any spelling but
+// strconv.Quote's. Exec reads every input line on every run, so the usual
+// case (no escapes, every rune printable: Quote changes nothing) is the
+// quoted text itself, without allocating.
+func unquoteCanonical(q string) (string, bool) {
+	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && strings.IndexByte(q, '\\') < 0 {
+		s := q[1 : len(q)-1]
+		plain := utf8.ValidString(s)
+		for _, r := range s {
+			if !plain {
+				break
+			}
+			plain = r != '"' && strconv.IsPrint(r)
+		}
+		if plain {
+			return s, true
+		}
+	}
+	s, err := strconv.Unquote(q)
+	return s, err == nil && strconv.Quote(s) == q
+}
+
 // ParseToolLine splits "<tool> <sha256>".
 func ParseToolLine(line string) (name, sum string, ok bool) {
 	name, sum, ok = strings.Cut(line, " ")
@@ -122,10 +230,11 @@ func HexOK(s string) bool {
 }
 
 // PinTool is what exec needs of the pin: the header (root, artifact path,
-// policy.json hash) and tool's exec plan hash, "" when the pin lists no
-// such tool; pin.Tools is non-nil (and empty) when the pin has a tool
-// table. It reads the header and O(log n) small windows of the table,
-// never the whole file. Errors are those of ReadPin.
+// policy.json hash, staleness inputs) and tool's exec plan hash, "" when
+// the pin lists no such tool; pin.Tools is non-nil (and empty) when the
+// pin has a tool table. It reads the header and O(log n) small windows of
+// the table, never the whole file. Errors are those of ReadPin, and
+// *OldPinError for a pin of an older format.
 func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
 	path := PinFile(dataDir, root, artifactPath)
 	f, err := os.Open(path)
@@ -146,6 +255,9 @@ func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
 	}
 	if err := pin.Check(root, artifactPath); err != nil {
 		return nil, "", err
+	}
+	if pin.Version != PinVersion {
+		return nil, "", &OldPinError{Path: path, Version: pin.Version}
 	}
 	if body < 0 {
 		return pin, "", nil

@@ -16,7 +16,8 @@ import (
 // Plan is one tool's exec plan: what `jp-policy exec` and
 // `jp-policy-exec` read first for the tool, pinned (its SHA-256 is the
 // tool's line in the pin table) and decoded without reflection. It holds
-// the staleness inputs and, when compile found that the tool's Linux
+// what binds it to the rest of the tool's files (the exec index's hash)
+// and, when compile found that the tool's Linux
 // policy is enforced exactly by Landlock and seccomp without namespaces,
 // everything the fast path applies (Fast), already decided: rights as
 // kernel bit masks, scopes as bits, the lowest ABI that enforces every
@@ -25,11 +26,14 @@ import (
 // The full path (dry runs, namespaces, the proxy, hints, macOS and
 // Windows) reads the tool's exec index file (ExecSHA256 pins it) and its
 // manifests, as before.
+//
+// A plan depends only on the tool's compiled policy and the workspace
+// root: the staleness inputs are in the pin (Pin.Inputs), so an edit of
+// the config that leaves the tool's policy alone leaves its plan, and the
+// hash the pin records for it, the same.
 type Plan struct {
-	Tool   string
-	Root   string
-	Digest string
-	Inputs []Input
+	Tool string
+	Root string
 	// ExecSHA256 is the hash of the tool's exec index file
 	// (exec/<tool>.json), which the full path reads after this one.
 	ExecSHA256 string
@@ -101,8 +105,10 @@ func PlanFile(tool string) string {
 	return path.Join(DirExec, tool+".plan")
 }
 
-// planMagic starts a plan file; the digit is its format.
-const planMagic = "jp-policy exec plan 1\n"
+// planMagic starts a plan file; the digit is its format (format 1 also
+// held the artifact digest and the staleness inputs; a plan of another
+// format is ErrPlanSyntax, and cannot be pinned by a current pin anyway).
+const planMagic = "jp-policy exec plan 2\n"
 
 // ErrPlanSyntax is a plan file this jp-policy did not write.
 var ErrPlanSyntax = errors.New("not an exec plan this jp-policy wrote")
@@ -116,14 +122,6 @@ func Encode(p *Plan) []byte {
 	e.B = append(e.B, planMagic...)
 	e.Str(p.Tool)
 	e.Str(p.Root)
-	e.Str(p.Digest)
-	e.Num(uint64(len(p.Inputs)))
-	for _, in := range p.Inputs {
-		e.Str(in.Kind)
-		e.Str(in.Path)
-		e.Str(in.SHA256)
-		e.Str(in.Target)
-	}
 	e.Str(p.ExecSHA256)
 	e.Flag(p.Enabled)
 	e.Flag(p.Fast != nil)
@@ -217,13 +215,7 @@ func Decode(b []byte) (*Plan, error) {
 		return nil, ErrPlanSyntax
 	}
 	d := decoder{wire.NewDecoder(rest)}
-	p := &Plan{Tool: d.Str(), Root: d.Str(), Digest: d.Str()}
-	if n := d.Count(4); n > 0 {
-		p.Inputs = make([]Input, n)
-		for i := range p.Inputs {
-			p.Inputs[i] = Input{Kind: d.Str(), Path: d.Str(), SHA256: d.Str(), Target: d.Str()}
-		}
-	}
+	p := &Plan{Tool: d.Str(), Root: d.Str()}
 	p.ExecSHA256 = d.Str()
 	p.Enabled = d.Flag()
 	if d.Flag() {

@@ -14,8 +14,7 @@ import (
 
 func samplePlan() *Plan {
 	return &Plan{
-		Tool: "t", Root: "/ws", Digest: "d",
-		Inputs:     []Input{{Kind: "layer", Path: "/ws/.jp/config.toml", SHA256: SHA256Hex(nil)}, {Kind: "symlink", Path: "/ws/l", Target: "/x"}},
+		Tool: "t", Root: "/ws",
 		ExecSHA256: SHA256Hex([]byte("x")), Enabled: true,
 		Fast: &Fast{
 			LinuxSHA256: SHA256Hex([]byte("l")), NeedABI: 6,

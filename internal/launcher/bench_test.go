@@ -142,7 +142,7 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	must(b, writeJSON(filepath.Join(dir, artifact.ExecFile("t")), artifact.ExecIndexOf(p, "t")))
 	xsum, err := artifact.HashFile(filepath.Join(dir, artifact.ExecFile("t")))
 	must(b, err)
-	plan := execplan.Encode(&execplan.Plan{Tool: "t", Root: ws, Digest: "d1", Inputs: p.Inputs, ExecSHA256: xsum, Enabled: true})
+	plan := execplan.Encode(&execplan.Plan{Tool: "t", Root: ws, ExecSHA256: xsum, Enabled: true})
 	must(b, os.WriteFile(filepath.Join(dir, execplan.PlanFile("t")), plan, 0o644))
 	psum := artifact.SHA256Hex(plan)
 	tools := map[string]string{"t": psum}
@@ -152,7 +152,7 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	data = filepath.Join(b.TempDir(), "data")
 	pb, err := os.ReadFile(ap)
 	must(b, err)
-	must(b, artifact.WritePinReviewed(data, ws, ap, artifact.SHA256Hex(pb), tools, &artifact.Policy{Root: ws}))
+	must(b, artifact.WritePinReviewed(data, ws, ap, artifact.SHA256Hex(pb), tools, p.Inputs, &artifact.Policy{Root: ws}, ""))
 	return ws, data
 }
 

@@ -38,7 +38,6 @@ type leanTool = artifact.ExecTool
 // located is what the artifact says about one tool on one platform.
 type located struct {
 	Manifest string // absolute path of the platform manifest
-	Digest   string
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
@@ -67,17 +66,23 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		pin, sum, err := artifact.PinTool(dataDir, root, artifactPath, tool)
 		if err == nil && sum != "" {
-			loc, err := resolveExecIndex(root, artifactPath, dataDir, sum, tool, plat)
-			if errors.Is(err, artifact.ErrTampered) {
+			loc, err := resolveExecIndex(root, artifactPath, dataDir, pin, sum, tool, plat)
+			if errors.Is(err, artifact.ErrTampered) || errors.Is(err, artifact.ErrStale) {
 				// A compile between its swap and its pin looks like
-				// this: look again once no compile holds the pin's lock.
+				// this (a new plan against the old pin, or the old
+				// pin's inputs against the edited config): look again
+				// once no compile holds the pin's lock, if the pin
+				// changed meanwhile.
 				unlock := artifact.LockPin(dataDir, root, artifactPath, false)
-				if _, sum2, perr := artifact.PinTool(dataDir, root, artifactPath, tool); perr == nil && sum2 != "" && sum2 != sum {
-					loc, err = resolveExecIndex(root, artifactPath, dataDir, sum2, tool, plat)
+				if pin2, sum2, perr := artifact.PinTool(dataDir, root, artifactPath, tool); perr == nil && sum2 != "" && (sum2 != sum || pin2.SHA256 != pin.SHA256) {
+					loc, err = resolveExecIndex(root, artifactPath, dataDir, pin2, sum2, tool, plat)
 				}
 				unlock()
 			}
 			return loc, err
+		}
+		if err != nil && errors.Is(err, artifact.ErrStale) {
+			return nil, err // a pin of an older format (*execplan.OldPinError)
 		}
 		if err == nil && pin.Tools != nil {
 			// Not in the pin: read the whole table (the error path
@@ -106,8 +111,11 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy artifact: %w", artifactPath, err)
 	}
-	x := &artifact.ExecIndex{Format: a.Format, Root: a.Root, Digest: a.Digest, Inputs: a.Inputs}
-	if err := checkCurrent(artifactPath, root, x); err != nil {
+	if a.Format != artifact.FormatVersion {
+		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
+	}
+	x := &artifact.ExecIndex{Format: artifact.ExecFormatVersion, Root: a.Root}
+	if err := checkCurrent(artifactPath, root, x, a.Inputs, ""); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -119,24 +127,21 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	return locatedFor(artifactPath, x, tool, plat)
 }
 
-// checkCurrent checks what both read paths share: the format, that the
-// artifact was compiled for this workspace root, and that it is current
-// (every input unchanged, no new layer for the working directory). src
-// names the file read, for messages.
-func checkCurrent(src, root string, x *artifact.ExecIndex) error {
-	return checkCurrentCached(src, root, x, "")
-}
-
-// checkCurrentCached is checkCurrent with the verify cache at cachePath
-// ("" for none): unchanged input files are not hashed again.
-func checkCurrentCached(src, root string, x *artifact.ExecIndex, cachePath string) error {
-	if x.Format != artifact.FormatVersion {
-		return fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.FormatVersion)
+// checkCurrent checks what both read paths share: the exec file's
+// format, that the artifact was compiled for this workspace root, and
+// that it is current (every input unchanged, no new layer for the working
+// directory), with the verify cache at cachePath ("" for none: unchanged
+// input files are not hashed again). src names the file read, for
+// messages; inputs come from the pin (or from policy.json, which the pin
+// pins, for a pin without a tool table).
+func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input, cachePath string) error {
+	if x.Format != artifact.ExecFormatVersion {
+		return fmt.Errorf("%s: exec file format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.ExecFormatVersion)
 	}
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	return execcore.VerifyCurrent(root, x.Inputs, cachePath)
+	return execcore.VerifyCurrent(root, inputs, cachePath)
 }
 
 // LayerChainError is a `.jp.*` layer added or lost since compile
@@ -157,7 +162,7 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Digest: x.Digest, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
+	return &located{Manifest: rel, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the
@@ -202,9 +207,10 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 }
 
 // resolveExecIndex is resolveManifest's path through the tool's exec
-// plan (pinned: want is its hash in the pin, execcore.ReadPlan) and the
-// exec index file the plan pins (artifact.ExecIndex).
-func resolveExecIndex(root, artifactPath, dataDir, want, tool string, plat platform.Platform) (*located, error) {
+// plan (pinned: want is its hash in pin, execcore.ReadPlan) and the exec
+// index file the plan pins (artifact.ExecIndex); the staleness inputs are
+// pin's.
+func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
 	pl, err := execcore.ReadPlan(artifactPath, tool, want)
 	if err != nil {
 		return nil, err
@@ -228,22 +234,23 @@ func resolveExecIndex(root, artifactPath, dataDir, want, tool string, plat platf
 	if err := json.Unmarshal(b, &x); err != nil {
 		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
 	}
-	if x.Root != pl.Root || x.Digest != pl.Digest {
-		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different compiles"}
+	if x.Root != pl.Root {
+		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different workspaces"}
 	}
-	if err := checkCurrentCached(path, root, &x, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+	if err := checkCurrent(path, root, &x, pin.Inputs, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
 		return nil, err
 	}
 	return locatedFor(artifactPath, &x, tool, plat)
 }
 
-// owns checks that a decoded manifest belongs to this artifact (its
-// digest) and to the tool asked for: a manifest of another compile or
-// another tool, with a valid hash of its own, is refused the same way on
-// every platform.
-func (l *located) owns(digest, manifestTool, tool string) error {
-	if digest != l.Digest {
-		return &MismatchError{Manifest: l.Manifest, What: "manifest digest differs from the artifact's (a partial compile?)"}
+// owns checks that a decoded manifest belongs to the tool asked for and
+// to this workspace: a manifest of another tool or workspace, with a
+// valid hash of its own, is refused the same way on every platform.
+// Which compile it belongs to needs no field of its own: its hash is in
+// the exec file (or policy.json), whose hash the pin chain holds.
+func (l *located) owns(manifestRoot, manifestTool, tool string) error {
+	if manifestRoot != l.Root {
+		return &MismatchError{Manifest: l.Manifest, What: fmt.Sprintf("manifest was compiled for the workspace %s, not %s", manifestRoot, l.Root)}
 	}
 	if manifestTool != tool {
 		return &MismatchError{Manifest: l.Manifest, What: fmt.Sprintf("manifest is for tool %q, not %q", manifestTool, tool)}

@@ -239,7 +239,7 @@ func Prepare(o *Options) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := loc.owns(m.Digest, m.Tool, o.Tool); err != nil {
+			if err := loc.owns(m.Root, m.Tool, o.Tool); err != nil {
 				return nil, err
 			}
 			p.Manifest = m
@@ -253,7 +253,7 @@ func Prepare(o *Options) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := loc.owns(j.Digest, j.Tool, o.Tool); err != nil {
+			if err := loc.owns(j.Root, j.Tool, o.Tool); err != nil {
 				return nil, err
 			}
 			p.Job = j

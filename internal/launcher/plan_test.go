@@ -20,7 +20,7 @@ import (
 
 func testManifest() *landlock.Manifest {
 	return &landlock.Manifest{
-		Version: landlock.FormatVersion, Tool: "t", Root: "/ws", Digest: "d1", MinABI: 6,
+		Version: landlock.FormatVersion, Tool: "t", Root: "/ws", MinABI: 6,
 		FS: []landlock.PathRule{
 			{Path: "/ws", Access: []string{landlock.ReadFile, landlock.ReadDir, landlock.Refer}, Clause: "fs[0]"},
 			{Path: "/ws/out", Access: []string{landlock.WriteFile, landlock.Truncate}, Clause: "fs[1]"},
@@ -233,9 +233,10 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	must(t, os.WriteFile(layer, []byte("# layer\n"), 0o644))
 	sum, err := artifact.HashFile(layer)
 	must(t, err)
+	m.Root = ws // as compile writes it: exec checks that the manifest is this workspace's
 	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Digest: "d1", Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: emit.Env{Minimal: winjob.Minimal}}))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Root: ws, Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: emit.Env{Minimal: winjob.Minimal}}))
 	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte("(version 1)\n(deny default)\n"), 0o644))
 	manifests := map[platform.Platform]string{platform.Linux: "landlock/t.json", platform.Darwin: "sbpl/t.sb", platform.Windows: "winjob/t.json"}

@@ -27,7 +27,7 @@ var Scopes = []string{"abstract_unix_socket", "signal"}
 
 // Build translates one compiled tool into its Linux manifest. It reads the
 // directories on the way to narrowed paths (through t.FS) to split broader
-// grants; everything else is pure. Digest is left empty for the compiler.
+// grants; everything else is pure.
 func Build(t emit.Tool) (*Manifest, error) {
 	all, err := t.AbsRules()
 	if err != nil {

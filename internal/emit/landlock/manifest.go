@@ -56,9 +56,6 @@ type Manifest struct {
 	Version int    `json:"version"`
 	Tool    string `json:"tool"`
 	Root    string `json:"root"`
-	// Digest is the artifact's input digest, so the launcher can refuse a
-	// stale manifest.
-	Digest string `json:"digest"`
 	// MinABI is the lowest ABI that enforces every clause in full.
 	MinABI int `json:"min_abi"`
 	// FS holds the policy's grants, already split around narrower rules.

@@ -42,9 +42,7 @@ type Manifest struct {
 	Version int    `json:"version"`
 	Tool    string `json:"tool"`
 	Root    string `json:"root"`
-	// Digest is the artifact's input digest (filled by the compiler).
-	Digest string `json:"digest"`
-	Limits Limits `json:"limits"`
+	Limits  Limits `json:"limits"`
 	// UIRestrictions lists JOB_OBJECT_UILIMIT_* names to set.
 	UIRestrictions []string `json:"ui_restrictions"`
 	Env            emit.Env `json:"env"`
