@@ -35,7 +35,7 @@ func checkSensitivePath(p *pass) {
 		return
 	}
 	if p.st.sensitive == nil {
-		p.st.sensitive = sensitiveList(p.l, p.st.home)
+		p.st.sensitive = sensitiveList(p.l, p.st.sorted, p.st.home)
 	}
 	for _, tf := range p.st.tools {
 		hits := map[[2]int]*sensitiveHit{}

@@ -54,7 +54,7 @@ func hostHelp(h string) string {
 }
 
 func checkNetRuleInvalid(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

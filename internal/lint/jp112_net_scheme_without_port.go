@@ -18,7 +18,7 @@ func init() {
 }
 
 func checkNetSchemeWithoutPort(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

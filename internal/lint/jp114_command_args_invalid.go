@@ -20,7 +20,7 @@ func init() {
 }
 
 func checkCommandArgs(p *pass) {
-	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+	eachCommand(p.st.sorted, func(t *config.Tool, prog string, c *config.CommandRule) {
 		if err := policy.ValidateCommandArgs(c.Args); err != nil {
 			p.report(p.valueOf(c.Keys, "args", c.Pos), fmt.Sprintf("command %q of tool %q: %v", prog, t.Name, err),
 				"put \"**\" only at the end of an args pattern")

@@ -24,7 +24,7 @@ func init() {
 }
 
 func checkAccessListEmpty(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		a := t.Access
 		if a == nil {
 			continue

@@ -44,7 +44,7 @@ func checkShadowed(p *pass) {
 			}
 		}
 	}
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

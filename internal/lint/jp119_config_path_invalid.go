@@ -19,7 +19,7 @@ func init() {
 }
 
 func checkConfigPathInvalid(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

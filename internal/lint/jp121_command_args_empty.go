@@ -19,7 +19,7 @@ func init() {
 }
 
 func checkCommandArgsEmpty(p *pass) {
-	eachCommand(p.l, func(t *config.Tool, prog string, c *config.CommandRule) {
+	eachCommand(p.st.sorted, func(t *config.Tool, prog string, c *config.CommandRule) {
 		if c.Args == nil || len(c.Args) > 0 {
 			return
 		}

@@ -37,7 +37,7 @@ func checkDefaultPolicyGit(p *pass) {
 	}
 	var names []string
 	var first *config.Tool
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		src := strings.TrimSpace(t.Source.Value)
 		if t.Access != nil || !(src == "local" || strings.HasPrefix(src, "local.")) {
 			continue

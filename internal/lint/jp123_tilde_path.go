@@ -22,7 +22,7 @@ func init() {
 }
 
 func checkTildePath(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

@@ -34,8 +34,8 @@ type Options struct {
 	// default place; lint warns about mounts that can write it.
 	ApprovalsFile string
 	// Disk is the view of the file system rule paths are bound through;
-	// nil asks the disk for every lookup. Compile passes the one it binds
-	// with afterwards, so each path is looked up once per compile.
+	// nil gives the run a cache of its own. Compile passes the one it
+	// binds with afterwards, so each path is looked up once per compile.
 	Disk *policy.StatCache
 }
 
@@ -71,6 +71,13 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
+	}
+	if opts.Disk == nil {
+		// One lint run is one pass over a tree it does not change: each
+		// distinct path is looked up once, however many tools' rules name
+		// it (every tool's checker canonicalised the root again, and most
+		// rules share their paths).
+		opts.Disk = policy.NewStatCache()
 	}
 	st := newState(l, opts)
 	var all []diag.Diagnostic
@@ -127,8 +134,8 @@ func sortedTools(l *config.Loaded) []*config.Tool {
 
 // eachCommand calls fn for every declared command rule, tools and
 // programs in name order, so findings come out in a stable order.
-func eachCommand(l *config.Loaded, fn func(t *config.Tool, prog string, c *config.CommandRule)) {
-	for _, t := range sortedTools(l) {
+func eachCommand(sorted []*config.Tool, fn func(t *config.Tool, prog string, c *config.CommandRule)) {
+	for _, t := range sorted {
 		if t.Access == nil {
 			continue
 		}
