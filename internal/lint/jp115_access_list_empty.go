@@ -72,9 +72,17 @@ func EnforcedWhenEmpty(list string) string {
 // default (append) strategy: `net = []`, `access.env = [ ]  # comment`.
 // It is compiled on first use, not at every jp-policy start (exec
 // included): compiling it at init was most of this package's init time.
-var emptyListKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
-})
+func emptyListKey() *regexp.Regexp {
+	emptyListKeyOnce.Do(func() {
+		emptyListKeyOnce.re = regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+	})
+	return emptyListKeyOnce.re
+}
+
+var emptyListKeyOnce struct {
+	sync.Once
+	re *regexp.Regexp
+}
 
 // emptyListFix deletes the declarations of an empty list when every one
 // of them is a `name = []` line of a TOML file: appending nothing changes
