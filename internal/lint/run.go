@@ -82,8 +82,7 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 	st := newState(l, opts)
 	var all []diag.Diagnostic
 	all = append(all, l.Diagnostics...)
-	for _, r := range Rules() {
-		rr := registry[r.ID]
+	for _, rr := range catalogue {
 		if rr.check == nil {
 			continue
 		}
@@ -187,7 +186,7 @@ func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
 	var loader []diag.Position
 	specific := map[diag.Position]bool{}
 	for _, d := range ds {
-		r, ok := registry[d.Rule]
+		r, ok := ruleOK(d.Rule)
 		switch {
 		case ok && r.Loader && d.Severity == diag.Error:
 			loader = append(loader, d.Pos)
@@ -197,7 +196,7 @@ func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		r, ok := registry[d.Rule]
+		r, ok := ruleOK(d.Rule)
 		switch {
 		case d.Rule == "JP002" && specific[d.Pos.Start()]:
 			continue
@@ -229,7 +228,7 @@ func WithHelp(ds []diag.Diagnostic) []diag.Diagnostic {
 		if ds[i].Help != "" {
 			continue
 		}
-		if r, ok := registry[normalizeID(ds[i].Rule)]; ok {
+		if r, ok := ruleOK(normalizeID(ds[i].Rule)); ok {
 			// In the lower-case, unpunctuated style of the rules' own help.
 			h := strings.TrimSuffix(r.Fix, ".")
 			ds[i].Help = strings.ToLower(h[:1]) + h[1:]

@@ -21,7 +21,7 @@ type wsIndex struct {
 
 // skipDirs are not entered: git's object store holds no user files, and
 // walking it would dominate lint's run time in every repository.
-var skipDirs = map[string]bool{".git": true}
+func skipDir(name string) bool { return name == ".git" }
 
 func walkTree(dir string) *wsIndex {
 	ix := &wsIndex{}
@@ -46,7 +46,7 @@ func walkTree(dir string) *wsIndex {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if skipDirs[d.Name()] {
+			if skipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
