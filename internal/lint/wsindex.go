@@ -24,6 +24,15 @@ type wsIndex struct {
 func skipDir(name string) bool { return name == ".git" }
 
 func walkTree(dir string) *wsIndex {
+	if ix, ok := walkTreeDirents(dir); ok {
+		return ix
+	}
+	return walkTreePortable(dir)
+}
+
+// walkTreePortable is walkTree through filepath.WalkDir, the definition
+// walkTreeDirents must agree with (TestWalkTreeDirentsMatchesWalkDir).
+func walkTreePortable(dir string) *wsIndex {
 	ix := &wsIndex{}
 	if dir == "" {
 		return ix
