@@ -28,9 +28,9 @@ func walkTreeDirents(dir string) (ix *wsIndex, ok bool) {
 }
 
 type direntWalk struct {
-	ix    *wsIndex
-	n     int    // entries visited, as walkTreePortable counts them
-	buf   []byte // getdents buffer, reused
+	ix  *wsIndex
+	n   int    // entries visited, as walkTreePortable counts them
+	buf []byte // getdents buffer, reused
 	// names holds the entries of the directories being read, a stack:
 	// each is a length byte (a name has at most 255), a directory flag
 	// and the name; ents are their offsets.
