@@ -269,15 +269,12 @@ func (b *builder) valueOf(v *kong.Value, placeholder string) (Value, error) {
 	return Value{Kind: kindFromName(v.Name, placeholder)}, nil
 }
 
-var (
-	fileContentType      = reflect.TypeFor[kong.FileContentFlag]()
-	namedFileContentType = reflect.TypeFor[kong.NamedFileContentFlag]()
-	osFileType           = reflect.TypeFor[*os.File]()
-)
-
+// isFileType reports a flag type kong reads a file into. (The types are
+// looked up here, not in package-level variables: those are set at every
+// jp-policy start.)
 func isFileType(t reflect.Type) bool {
 	switch t {
-	case fileContentType, namedFileContentType, osFileType:
+	case reflect.TypeFor[kong.FileContentFlag](), reflect.TypeFor[kong.NamedFileContentFlag](), reflect.TypeFor[*os.File]():
 		return true
 	}
 	if t.Kind() == reflect.Slice && t.Elem() != reflect.TypeFor[byte]() {
