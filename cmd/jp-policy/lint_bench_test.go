@@ -3,10 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/testfixture"
 )
 
 // BenchmarkLint20Tools is `jp-policy lint` in process on bench/lint.sh's
@@ -51,13 +52,7 @@ read = true
 		files[fmt.Sprintf("src/f%d.rs", i)] = fmt.Sprintf("// %d\n", i)
 	}
 	for name, data := range files {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		testfixture.WriteFile(b, filepath.Join(ws, filepath.FromSlash(name)), data)
 	}
 	home := b.TempDir()
 	b.Setenv("HOME", home)

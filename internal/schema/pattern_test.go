@@ -19,27 +19,7 @@ func TestKnownPatternsAreTheSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	inSchema := map[string]bool{}
-	seen := map[*schemaNode]bool{}
-	var nodes []*schemaNode
-	var visit func(n *schemaNode)
-	visit = func(n *schemaNode) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		nodes = append(nodes, n)
-		visit(n.ref)
-		for _, p := range n.props {
-			visit(p.node)
-		}
-		visit(n.additional)
-		visit(n.items)
-	}
-	visit(cs.root)
-	for _, d := range cs.defs {
-		visit(d.node)
-	}
-	for _, n := range nodes {
+	for _, n := range schemaNodes(cs) {
 		if n.pattern != nil {
 			inSchema[n.pattern.src] = true
 			if knownPattern(n.pattern.src) == nil {
