@@ -56,6 +56,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	_ "github.com/jp-policy/jp-policy/internal/stackstart" // as cmd/jp-policy
 )
 
 var version = "bench"

@@ -40,7 +40,7 @@ func NormalizeHost(h string) (string, error) {
 		}
 		return a.Unmap().String(), nil
 	}
-	if a, err := netip.ParseAddr(h); err == nil {
+	if a, ok := parseAddrLiteral(h); ok {
 		return a.Unmap().String(), nil
 	}
 	if !utf8.ValidString(h) {

@@ -95,12 +95,15 @@ function @FN@_complete
 end
 `
 
-// fishEscaper escapes the only two characters special inside fish's
-// single quotes.
-var fishEscaper = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+// fishEscape escapes the only two characters special inside fish's single
+// quotes: backslashes first, so the ones it adds are not doubled. (Not a
+// package-level strings.Replacer: that would be built at every start.)
+func fishEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`)
+}
 
 // fq quotes s for fish.
-func fq(s string) string { return "'" + fishEscaper.Replace(s) + "'" }
+func fq(s string) string { return "'" + fishEscape(s) + "'" }
 
 // fishValue prints v the way the engine reads it: kind, then enum words.
 func fishValue(v Value) string {

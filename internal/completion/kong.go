@@ -19,7 +19,17 @@ const TagKey = "completion"
 // safeName is what a command, alias or flag name must look like. The
 // scripts splice names into case patterns and function tables, so
 // anything else is refused rather than quoted and hoped for.
-var safeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`) })
+func safeName() *regexp.Regexp {
+	safeNameOnce.Do(func() { safeNameOnce.re = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`) })
+	return safeNameOnce.re
+}
+
+// safeNameOnce compiles safeName on first use: a package-level
+// sync.OnceValue is itself work at every jp-policy start.
+var safeNameOnce struct {
+	sync.Once
+	re *regexp.Regexp
+}
 
 // NameError reports a name the generator refuses to put in a script.
 type NameError struct {
@@ -259,15 +269,12 @@ func (b *builder) valueOf(v *kong.Value, placeholder string) (Value, error) {
 	return Value{Kind: kindFromName(v.Name, placeholder)}, nil
 }
 
-var (
-	fileContentType      = reflect.TypeFor[kong.FileContentFlag]()
-	namedFileContentType = reflect.TypeFor[kong.NamedFileContentFlag]()
-	osFileType           = reflect.TypeFor[*os.File]()
-)
-
+// isFileType reports a flag type kong reads a file into. (The types are
+// looked up here, not in package-level variables: those are set at every
+// jp-policy start.)
 func isFileType(t reflect.Type) bool {
 	switch t {
-	case fileContentType, namedFileContentType, osFileType:
+	case reflect.TypeFor[kong.FileContentFlag](), reflect.TypeFor[kong.NamedFileContentFlag](), reflect.TypeFor[*os.File]():
 		return true
 	}
 	if t.Kind() == reflect.Slice && t.Elem() != reflect.TypeFor[byte]() {

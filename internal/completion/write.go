@@ -44,7 +44,15 @@ func Write(w io.Writer, shell string, root *Command) error {
 	return err
 }
 
-var notIdent = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_]`) })
+func notIdent() *regexp.Regexp {
+	notIdentOnce.Do(func() { notIdentOnce.re = regexp.MustCompile(`[^A-Za-z0-9_]`) })
+	return notIdentOnce.re
+}
+
+var notIdentOnce struct {
+	sync.Once
+	re *regexp.Regexp
+}
 
 // ident turns a program name into a shell function name fragment.
 func ident(prog string) string { return notIdent().ReplaceAllString(prog, "_") }

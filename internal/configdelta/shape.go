@@ -58,76 +58,86 @@ type shape struct {
 //	"id"             model id or alias
 //	"vec:C[:m][:T]"  vec of category C (set, ident, dup, unk), m =
 //	                 MergeableVec, T = item type letter
-var appConfigFields = map[string]string{
-	"config_load_paths": "vec:set::s",
-	"extends":           "vec:set",
-	"inherit":           "b",
-	"user.name":         "s",
-	"template.values":   "map",
+func appConfigFields() map[string]string {
+	return map[string]string{
+		"config_load_paths": "vec:set::s",
+		"extends":           "vec:set",
+		"inherit":           "b",
+		"user.name":         "s",
+		"template.values":   "map",
 
-	"style":                   "open",
-	"interrupt":               "open",
-	"editor.cmd":              "",
-	"editor.envs":             "vec:dup::s",
-	"editor.inline.edit_mode": "",
+		"style":                   "open",
+		"interrupt":               "open",
+		"editor.cmd":              "",
+		"editor.envs":             "vec:dup::s",
+		"editor.inline.edit_mode": "",
 
-	"providers.mcp":                               "map",
-	"providers.llm.aliases":                       "map",
-	"providers.llm.aliases.*":                     "id",
-	"providers.llm.anthropic.api_key_env":         "s",
-	"providers.llm.anthropic.base_url":            "s",
-	"providers.llm.anthropic.beta_headers":        "vec:set::s",
-	"providers.llm.anthropic.chain_on_max_tokens": "b",
-	"providers.llm.cerebras":                      "open",
-	"providers.llm.deepseek":                      "open",
-	"providers.llm.google":                        "open",
-	"providers.llm.llamacpp":                      "open",
-	"providers.llm.ollama":                        "open",
-	"providers.llm.openai":                        "open",
-	"providers.llm.openrouter":                    "open",
+		"providers.mcp":                               "map",
+		"providers.llm.aliases":                       "map",
+		"providers.llm.aliases.*":                     "id",
+		"providers.llm.anthropic.api_key_env":         "s",
+		"providers.llm.anthropic.base_url":            "s",
+		"providers.llm.anthropic.beta_headers":        "vec:set::s",
+		"providers.llm.anthropic.chain_on_max_tokens": "b",
+		"providers.llm.cerebras":                      "open",
+		"providers.llm.deepseek":                      "open",
+		"providers.llm.google":                        "open",
+		"providers.llm.llamacpp":                      "open",
+		"providers.llm.ollama":                        "open",
+		"providers.llm.openai":                        "open",
+		"providers.llm.openrouter":                    "open",
 
-	"plugins.auto_install":          "",
-	"plugins.command":               "map",
-	"plugins.shutdown_timeout_secs": "i",
+		"plugins.auto_install":          "",
+		"plugins.command":               "map",
+		"plugins.shutdown_timeout_secs": "i",
 
-	"conversation.attachments":      "vec:set:m",
-	"conversation.default_id":       "s",
-	"conversation.labels":           "map",
-	"conversation.start_local":      "b",
-	"conversation.tools":            "map",
-	"conversation.title":            "open",
-	"conversation.compaction.rules": "vec:dup",
+		"conversation.attachments":      "vec:set:m",
+		"conversation.default_id":       "s",
+		"conversation.labels":           "map",
+		"conversation.start_local":      "b",
+		"conversation.tools":            "map",
+		"conversation.title":            "open",
+		"conversation.compaction.rules": "vec:dup",
 
-	"conversation.inquiry.assistant.model":                  "open",
-	"conversation.inquiry.assistant.request":                "open",
-	"conversation.inquiry.assistant.system_prompt":          "",
-	"conversation.inquiry.assistant.system_prompt_sections": "vec:ident:m",
-	"conversation.inquiry.assistant.tool_choice":            "",
+		"conversation.inquiry.assistant.model":                  "open",
+		"conversation.inquiry.assistant.request":                "open",
+		"conversation.inquiry.assistant.system_prompt":          "",
+		"conversation.inquiry.assistant.system_prompt_sections": "vec:ident:m",
+		"conversation.inquiry.assistant.tool_choice":            "",
 
-	"assistant.instructions":           "vec:ident:m",
-	"assistant.name":                   "s",
-	"assistant.system_prompt":          "",
-	"assistant.system_prompt_sections": "vec:ident:m",
-	"assistant.tool_choice":            "",
-	"assistant.request":                "open",
+		"assistant.instructions":           "vec:ident:m",
+		"assistant.name":                   "s",
+		"assistant.system_prompt":          "",
+		"assistant.system_prompt_sections": "vec:ident:m",
+		"assistant.tool_choice":            "",
+		"assistant.request":                "open",
 
-	"assistant.model.id":                     "id",
-	"assistant.model.parameters.max_tokens":  "i",
-	"assistant.model.parameters.other":       "map",
-	"assistant.model.parameters.reasoning":   "",
-	"assistant.model.parameters.stop_words":  "vec:dup::s",
-	"assistant.model.parameters.temperature": "n",
-	"assistant.model.parameters.top_k":       "i",
-	"assistant.model.parameters.top_p":       "n",
+		"assistant.model.id":                     "id",
+		"assistant.model.parameters.max_tokens":  "i",
+		"assistant.model.parameters.other":       "map",
+		"assistant.model.parameters.reasoning":   "",
+		"assistant.model.parameters.stop_words":  "vec:dup::s",
+		"assistant.model.parameters.temperature": "n",
+		"assistant.model.parameters.top_k":       "i",
+		"assistant.model.parameters.top_p":       "n",
+	}
 }
 
 // providerIDs are JP's ProviderId variants.
 var providerIDs = []string{"anthropic", "cerebras", "deepseek", "google", "llamacpp", "ollama", "openai", "openrouter"}
 
 // appConfig is built on first use, not at init: every jp-policy process
-// (the exec launcher included) links this package, and only
-// `check config-delta` needs the model.
-var appConfig = sync.OnceValue(func() *shape { return buildShape(appConfigFields) })
+// links this package, and only `check config-delta` needs the model. (A
+// package-level sync.OnceValue or map literal would itself be init work.)
+func appConfig() *shape {
+	appConfigOnce.Do(func() { appConfigOnce.v = buildShape(appConfigFields()) })
+	return appConfigOnce.v
+}
+
+var appConfigOnce struct {
+	sync.Once
+	v *shape
+}
 
 func buildShape(spec map[string]string) *shape {
 	root := &shape{kind: kStruct, fields: map[string]*shape{}}

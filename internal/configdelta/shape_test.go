@@ -7,7 +7,7 @@ import (
 
 // Every field of the model is reachable, with the kind its spec names.
 func TestShapeModel(t *testing.T) {
-	for path, spec := range appConfigFields {
+	for path, spec := range appConfigFields() {
 		sh, open := lookup(strings.Split(path, "."))
 		if sh == nil {
 			t.Errorf("%s: not reachable", path)

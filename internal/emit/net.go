@@ -9,16 +9,21 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// SchemePorts maps the (lower-case) schemes whose default TCP port the
+// SchemePort is the default TCP port of the (lower-case) schemes the
 // emitters know; it must agree with the cooperative check's table
 // (policy.DefaultPort), which a test pins. A scheme outside it gives no
-// port: see PlanNet.
-var SchemePorts = map[string]uint16{
-	"ftp":   21,
-	"http":  80,
-	"https": 443,
-	"ws":    80,
-	"wss":   443,
+// port: see PlanNet. A switch, not a package-level map, which would be
+// built at every jp-policy start.
+func SchemePort(scheme string) (uint16, bool) {
+	switch scheme {
+	case "ftp":
+		return 21, true
+	case "http", "ws":
+		return 80, true
+	case "https", "wss":
+		return 443, true
+	}
+	return 0, false
 }
 
 // NetRulePlan is what the OS layer can make of one net rule.
@@ -54,7 +59,7 @@ func PlanNet(rules []policy.NetRule) NetPlan {
 		if r.Port != nil {
 			p.Port, p.HasPort = *r.Port, true
 		} else if r.Scheme != nil {
-			p.Port, p.HasPort = SchemePorts[strings.ToLower(*r.Scheme)]
+			p.Port, p.HasPort = SchemePort(strings.ToLower(*r.Scheme))
 		}
 		if p.HasPort && p.Port == 0 {
 			p.HasPort = false // port 0 is not a destination

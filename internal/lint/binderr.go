@@ -23,13 +23,22 @@ func reportBindErrors(p *pass, kind policy.RuleErrorKind, key, help string) {
 
 // bindRules names the catalogue rule of each way binding an fs rule can
 // fail, so the compiler, which binds again on its own, reports a failure
-// under the same ID as lint.
-var bindRules = map[policy.RuleErrorKind]string{
-	policy.RuleExternalInsideWorkspace: "JP101",
-	policy.RuleNotWorkspaceRelative:    "JP103",
-	policy.RuleNestedUnderExternal:     "JP104",
-	policy.RuleBrokenLink:              "JP105",
-	policy.RuleInvalid:                 "JP120",
+// under the same ID as lint. (A switch, not a package-level map: that
+// would be built at every jp-policy start.)
+func bindRules(k policy.RuleErrorKind) (string, bool) {
+	switch k {
+	case policy.RuleExternalInsideWorkspace:
+		return "JP101", true
+	case policy.RuleNotWorkspaceRelative:
+		return "JP103", true
+	case policy.RuleNestedUnderExternal:
+		return "JP104", true
+	case policy.RuleBrokenLink:
+		return "JP105", true
+	case policy.RuleInvalid:
+		return "JP120", true
+	}
+	return "", false
 }
 
 // BindErrorRule returns the rule ID lint reports err under (a
@@ -37,7 +46,7 @@ var bindRules = map[policy.RuleErrorKind]string{
 // failure to bind.
 func BindErrorRule(err error) string {
 	if re, ok := errors.AsType[*policy.RuleError](err); ok {
-		if id, ok := bindRules[re.Kind]; ok {
+		if id, ok := bindRules(re.Kind); ok {
 			return id
 		}
 	}

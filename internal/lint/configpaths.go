@@ -6,7 +6,6 @@ import "github.com/jp-policy/jp-policy/policy"
 // package policy, which refuses the same rules in any access object; lint
 // reports them on config with positions (JP108, JP109, JP110).
 var (
-	configMapPaths      = policy.ConfigMapPaths()
 	sensitiveConfigPath = policy.SensitiveConfigPath
 	wildcardNotMap      = policy.WildcardNotMap
 )

@@ -6,19 +6,17 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP102", Name: "access-on-builtin-or-mcp", Severity: diag.Error,
-		Title: "`access` on a tool whose merged `source` is builtin or MCP",
-		Description: "Access policies are enforced on local subprocess tools only (RFD 076). Builtin tools run inside JP and MCP tools run on servers JP does not control, so an `access` table on them " +
-			"would only create false confidence; JP rejects it at load. Because layers merge, the layer that set `source` and the one that added `access` can be different files; both are named.",
-		Fix:   "Remove the `access` table, or make the tool a local tool (`source = \"local\"`) if it is one.",
-		check: checkAccessOnBuiltinOrMCP,
-	})
+var ruleJP102 = Rule{
+	ID: "JP102", Name: "access-on-builtin-or-mcp", Severity: diag.Error,
+	Title: "`access` on a tool whose merged `source` is builtin or MCP",
+	Description: "Access policies are enforced on local subprocess tools only (RFD 076). Builtin tools run inside JP and MCP tools run on servers JP does not control, so an `access` table on them " +
+		"would only create false confidence; JP rejects it at load. Because layers merge, the layer that set `source` and the one that added `access` can be different files; both are named.",
+	Fix:   "Remove the `access` table, or make the tool a local tool (`source = \"local\"`) if it is one.",
+	check: checkAccessOnBuiltinOrMCP,
 }
 
 func checkAccessOnBuiltinOrMCP(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil || !t.Source.Set {
 			continue
 		}

@@ -8,17 +8,15 @@ import (
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP106", Name: "external-unapproved", Severity: diag.Warning, Suppressible: true,
-		Title: "An external rule's target is not approved here, or the symlink was retargeted since approval",
-		Description: "External targets are trusted on first use (RFD D43): the approvals store binds the rule path to the canonical target the user approved. " +
-			"Until then, or after the link is pointed somewhere else, the compiler drops the rule and the tool gets no access there. A retargeted link is the case approvals exist to catch: check where it points now before approving. " +
-			"An approval recorded by jp-policy holds only in the workspaces that gave it: the store is found through the committed `.jp/.id`, which another repository can copy to inherit approvals, so a binding approved only in another workspace sharing this one's id is reported and dropped until it is approved here. " +
-			"A rule that grants nothing (a narrowing, such as `read = false` on a file inside a mount) needs no approval and is never dropped: dropping it would let the broader rule reach what it narrows.",
-		Fix:   "Check the target, then run `jp-policy approvals approve RULE_PATH`.",
-		check: checkExternalUnapproved,
-	})
+var ruleJP106 = Rule{
+	ID: "JP106", Name: "external-unapproved", Severity: diag.Warning, Suppressible: true,
+	Title: "An external rule's target is not approved here, or the symlink was retargeted since approval",
+	Description: "External targets are trusted on first use (RFD D43): the approvals store binds the rule path to the canonical target the user approved. " +
+		"Until then, or after the link is pointed somewhere else, the compiler drops the rule and the tool gets no access there. A retargeted link is the case approvals exist to catch: check where it points now before approving. " +
+		"An approval recorded by jp-policy holds only in the workspaces that gave it: the store is found through the committed `.jp/.id`, which another repository can copy to inherit approvals, so a binding approved only in another workspace sharing this one's id is reported and dropped until it is approved here. " +
+		"A rule that grants nothing (a narrowing, such as `read = false` on a file inside a mount) needs no approval and is never dropped: dropping it would let the broader rule reach what it narrows.",
+	Fix:   "Check the target, then run `jp-policy approvals approve RULE_PATH`.",
+	check: checkExternalUnapproved,
 }
 
 func checkExternalUnapproved(p *pass) {

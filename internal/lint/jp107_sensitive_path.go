@@ -10,17 +10,15 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP107", Name: "sensitive-path", Severity: diag.Warning, Suppressible: true,
-		Title: "A tool's fs rules reach a sensitive path (keys, credentials, .env files)",
-		Description: "RFD 075 lists paths that hold high-value secrets: `~/.ssh/`, `~/.gnupg/`, `~/.gpg/`, `~/.aws/credentials`, `~/.config/gcloud/`, `~/.kube/config`, `~/.docker/config.json`, " +
-			"`**/.env` and `**/.env.*`, plus every `sensitive_paths` entry in config (which adds to the list and cannot shorten it). " +
-			"Lint warns when a rule that grants anything reaches one: an external mount whose target is, holds, or lies inside such a path, or a granted prefix of the workspace that holds a matching file. " +
-			"The rule that decides the path is named, so a more specific rule that denies it silences the warning. Tools without fs rules are not examined.",
-		Fix:   "Add a more specific rule that grants nothing on the sensitive path (`path = \".env\"` with no capabilities), narrow the mount, or suppress with a reason if the tool really needs it.",
-		check: checkSensitivePath,
-	})
+var ruleJP107 = Rule{
+	ID: "JP107", Name: "sensitive-path", Severity: diag.Warning, Suppressible: true,
+	Title: "A tool's fs rules reach a sensitive path (keys, credentials, .env files)",
+	Description: "RFD 075 lists paths that hold high-value secrets: `~/.ssh/`, `~/.gnupg/`, `~/.gpg/`, `~/.aws/credentials`, `~/.config/gcloud/`, `~/.kube/config`, `~/.docker/config.json`, " +
+		"`**/.env` and `**/.env.*`, plus every `sensitive_paths` entry in config (which adds to the list and cannot shorten it). " +
+		"Lint warns when a rule that grants anything reaches one: an external mount whose target is, holds, or lies inside such a path, or a granted prefix of the workspace that holds a matching file. " +
+		"The rule that decides the path is named, so a more specific rule that denies it silences the warning. Tools without fs rules are not examined.",
+	Fix:   "Add a more specific rule that grants nothing on the sensitive path (`path = \".env\"` with no capabilities), narrow the mount, or suppress with a reason if the tool really needs it.",
+	check: checkSensitivePath,
 }
 
 type sensitiveHit struct {
@@ -35,7 +33,7 @@ func checkSensitivePath(p *pass) {
 		return
 	}
 	if p.st.sensitive == nil {
-		p.st.sensitive = sensitiveList(p.l, p.st.home)
+		p.st.sensitive = sensitiveList(p.l, p.st.sorted, p.st.home)
 	}
 	for _, tf := range p.st.tools {
 		hits := map[[2]int]*sensitiveHit{}

@@ -6,19 +6,17 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP109", Name: "config-wildcard-not-map", Severity: diag.Error,
-		Title: "A `*` in a config rule path where the config value is not a map",
-		Description: "In `access.config` paths `*` matches one segment, and only where JP's config has user-chosen keys (a map such as `conversation.tools`). " +
-			"On a struct the set of fields is fixed, so a wildcard would silently widen the grant to every field; JP rejects it at load. docs/rules.md lists the map paths jp-policy knows.",
-		Fix:   "Name the fields one rule at a time instead of using `*`.",
-		check: checkConfigWildcardNotMap,
-	})
+var ruleJP109 = Rule{
+	ID: "JP109", Name: "config-wildcard-not-map", Severity: diag.Error,
+	Title: "A `*` in a config rule path where the config value is not a map",
+	Description: "In `access.config` paths `*` matches one segment, and only where JP's config has user-chosen keys (a map such as `conversation.tools`). " +
+		"On a struct the set of fields is fixed, so a wildcard would silently widen the grant to every field; JP rejects it at load. docs/rules.md lists the map paths jp-policy knows.",
+	Fix:   "Name the fields one rule at a time instead of using `*`.",
+	check: checkConfigWildcardNotMap,
 }
 
 func checkConfigWildcardNotMap(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

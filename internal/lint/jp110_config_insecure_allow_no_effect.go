@@ -6,19 +6,17 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP110", Name: "config-insecure-allow-no-effect", Severity: diag.Warning, Suppressible: true,
-		Title: "`write = \"insecure_allow\"` on a config path that is not sensitive",
-		Description: "`insecure_allow` only acknowledges a write to a sensitive config path (RFD 078). Elsewhere it behaves exactly like `write = true`, " +
-			"and leaving it there trains readers to skim past the word that should make them stop.",
-		Fix:   "Write `write = true`.",
-		check: checkConfigInsecureAllow,
-	})
+var ruleJP110 = Rule{
+	ID: "JP110", Name: "config-insecure-allow-no-effect", Severity: diag.Warning, Suppressible: true,
+	Title: "`write = \"insecure_allow\"` on a config path that is not sensitive",
+	Description: "`insecure_allow` only acknowledges a write to a sensitive config path (RFD 078). Elsewhere it behaves exactly like `write = true`, " +
+		"and leaving it there trains readers to skim past the word that should make them stop.",
+	Fix:   "Write `write = true`.",
+	check: checkConfigInsecureAllow,
 }
 
 func checkConfigInsecureAllow(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

@@ -9,15 +9,13 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP111", Name: "net-rule-invalid", Severity: diag.Error,
-		Title: "A net rule whose host does not parse, or that holds a scheme, port or path in `host`",
-		Description: "Net rules match parsed URLs component by component (RFD 076): `host` is one exact host name or IP literal, normalised through IDNA. " +
-			"`https://api.example.com`, `api.example.com:8443` or `api.example.com/v1` in `host` can never match anything, and JP rejects an unparsable host at load. A bad `path_prefix` or port is reported here too.",
-		Fix:   "Put only the host in `host`, and the rest in `scheme`, `port` and `path_prefix`.",
-		check: checkNetRuleInvalid,
-	})
+var ruleJP111 = Rule{
+	ID: "JP111", Name: "net-rule-invalid", Severity: diag.Error,
+	Title: "A net rule whose host does not parse, or that holds a scheme, port or path in `host`",
+	Description: "Net rules match parsed URLs component by component (RFD 076): `host` is one exact host name or IP literal, normalised through IDNA. " +
+		"`https://api.example.com`, `api.example.com:8443` or `api.example.com/v1` in `host` can never match anything, and JP rejects an unparsable host at load. A bad `path_prefix` or port is reported here too.",
+	Fix:   "Put only the host in `host`, and the rest in `scheme`, `port` and `path_prefix`.",
+	check: checkNetRuleInvalid,
 }
 
 // toPolicyNet converts a rule as written into the wire shape the policy
@@ -54,7 +52,7 @@ func hostHelp(h string) string {
 }
 
 func checkNetRuleInvalid(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

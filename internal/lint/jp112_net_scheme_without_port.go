@@ -6,19 +6,17 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP112", Name: "net-scheme-without-port", Severity: diag.Error,
-		Title: "A net rule names a scheme with no default port and gives no port",
-		Description: "Without `port`, a net rule matches the scheme's default port (RFD 076). Schemes other than http, https, ws, wss and ftp have none, " +
-			"so the rule could never match and the tool would be denied what the author meant to allow; JP rejects it at load.",
-		Fix:   "Add `port = N` to the rule.",
-		check: checkNetSchemeWithoutPort,
-	})
+var ruleJP112 = Rule{
+	ID: "JP112", Name: "net-scheme-without-port", Severity: diag.Error,
+	Title: "A net rule names a scheme with no default port and gives no port",
+	Description: "Without `port`, a net rule matches the scheme's default port (RFD 076). Schemes other than http, https, ws, wss and ftp have none, " +
+		"so the rule could never match and the tool would be denied what the author meant to allow; JP rejects it at load.",
+	Fix:   "Add `port = N` to the rule.",
+	check: checkNetSchemeWithoutPort,
 }
 
 func checkNetSchemeWithoutPort(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

@@ -10,21 +10,19 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP115", Name: "access-list-empty", Severity: diag.Warning, Suppressible: true,
-		Title: "`access.fs`, `access.net` or `access.env` is declared but empty",
-		Description: "An empty list, including `{ strategy = \"replace\", value = [] }`, is compiled as if the list were not declared, and that is not the same for each type. " +
-			"`fs = []` grants the whole workspace, every capability (confined to the workspace; RFD 076), which reads like \"nothing allowed\" and grants the opposite. " +
-			"`net = []` denies all network and `env = []` passes only RFD 075's minimal environment (PATH, HOME, USER, LANG and the locale variables): RFD 076 would read both as unrestricted, but the OS sandbox of RFD 075 cannot express that, so jp-policy enforces RFD 075's default (README, \"Where the RFDs differ\"). " +
-			"Either way the empty declaration says nothing the compiled policy does not already do, and it may have been meant as the opposite.",
-		Fix:   "Add the rules the tool needs, or delete the empty declaration (`jp-policy lint --fix` does), which compiles to the same policy.",
-		check: checkAccessListEmpty,
-	})
+var ruleJP115 = Rule{
+	ID: "JP115", Name: "access-list-empty", Severity: diag.Warning, Suppressible: true,
+	Title: "`access.fs`, `access.net` or `access.env` is declared but empty",
+	Description: "An empty list, including `{ strategy = \"replace\", value = [] }`, is compiled as if the list were not declared, and that is not the same for each type. " +
+		"`fs = []` grants the whole workspace, every capability (confined to the workspace; RFD 076), which reads like \"nothing allowed\" and grants the opposite. " +
+		"`net = []` denies all network and `env = []` passes only RFD 075's minimal environment (PATH, HOME, USER, LANG and the locale variables): RFD 076 would read both as unrestricted, but the OS sandbox of RFD 075 cannot express that, so jp-policy enforces RFD 075's default (README, \"Where the RFDs differ\"). " +
+		"Either way the empty declaration says nothing the compiled policy does not already do, and it may have been meant as the opposite.",
+	Fix:   "Add the rules the tool needs, or delete the empty declaration (`jp-policy lint --fix` does), which compiles to the same policy.",
+	check: checkAccessListEmpty,
 }
 
 func checkAccessListEmpty(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		a := t.Access
 		if a == nil {
 			continue
@@ -72,9 +70,17 @@ func EnforcedWhenEmpty(list string) string {
 // default (append) strategy: `net = []`, `access.env = [ ]  # comment`.
 // It is compiled on first use, not at every jp-policy start (exec
 // included): compiling it at init was most of this package's init time.
-var emptyListKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
-})
+func emptyListKey() *regexp.Regexp {
+	emptyListKeyOnce.Do(func() {
+		emptyListKeyOnce.re = regexp.MustCompile(`^\s*(?:[A-Za-z0-9_-]+\s*\.\s*)*([A-Za-z0-9_-]+)\s*=\s*\[\s*\]\s*(?:#.*)?$`)
+	})
+	return emptyListKeyOnce.re
+}
+
+var emptyListKeyOnce struct {
+	sync.Once
+	re *regexp.Regexp
+}
 
 // emptyListFix deletes the declarations of an empty list when every one
 // of them is a `name = []` line of a TOML file: appending nothing changes

@@ -13,16 +13,14 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP116", Name: "self-escalation", Severity: diag.Warning, Suppressible: true,
-		Title: "A tool may write JP's policy files, JP's user config or approvals, or git hooks/config",
-		Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
-			"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
-			"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
-		Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
-		check: checkSelfEscalation,
-	})
+var ruleJP116 = Rule{
+	ID: "JP116", Name: "self-escalation", Severity: diag.Warning, Suppressible: true,
+	Title: "A tool may write JP's policy files, JP's user config or approvals, or git hooks/config",
+	Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
+		"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
+		"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
+	Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
+	check: checkSelfEscalation,
 }
 
 // protectedDir is a directory outside the workspace that holds JP's own

@@ -9,16 +9,14 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP117", Name: "shadowed-rule", Severity: diag.Warning, Suppressible: true,
-		Title: "An earlier rule is dead: a later rule has the same canonical path (or host, name, config path)",
-		Description: "When two rules are equally specific, the last one wins and applies in full (RFD 076); capabilities are not combined. " +
-			"An fs rule with the same canonical path as a later one (say `src` and `./src/`, perhaps in different layers) never decides anything, and neither does an env rule with the same name, " +
-			"a config rule with the same path, or a net rule with the same host, scheme, port and path prefix. Usually a later layer meant to add to the earlier rule and replaced it instead.",
-		Fix:   "Delete the earlier rule, or merge its capabilities into the later one.",
-		check: checkShadowed,
-	})
+var ruleJP117 = Rule{
+	ID: "JP117", Name: "shadowed-rule", Severity: diag.Warning, Suppressible: true,
+	Title: "An earlier rule is dead: a later rule has the same canonical path (or host, name, config path)",
+	Description: "When two rules are equally specific, the last one wins and applies in full (RFD 076); capabilities are not combined. " +
+		"An fs rule with the same canonical path as a later one (say `src` and `./src/`, perhaps in different layers) never decides anything, and neither does an env rule with the same name, " +
+		"a config rule with the same path, or a net rule with the same host, scheme, port and path prefix. Usually a later layer meant to add to the earlier rule and replaced it instead.",
+	Fix:   "Delete the earlier rule, or merge its capabilities into the later one.",
+	check: checkShadowed,
 }
 
 func checkShadowed(p *pass) {
@@ -44,7 +42,7 @@ func checkShadowed(p *pass) {
 			}
 		}
 	}
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

@@ -10,16 +10,14 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP122", Name: "default-policy-git", Severity: diag.Warning, Suppressible: true,
-		Title: "Tools without `access` may write git hooks and config (RFD 075's default policy)",
-		Description: "A local tool with no `access` block runs under RFD 075's default policy: the whole workspace read-write. " +
-			"When the workspace is a git repository, that includes `.git/hooks` and `.git/config`, which git runs and honours unsandboxed, as you, on your next git command, " +
-			"so the sandbox does not contain such a tool. JP116 reports the same for tools that declare `access`; this rule covers the defaulted ones, once per workspace.",
-		Fix:   "Give these tools an `access` block with a read-only (or no-capability) rule for `.git/hooks` and `.git/config`, or suppress with the reason you trust them.",
-		check: checkDefaultPolicyGit,
-	})
+var ruleJP122 = Rule{
+	ID: "JP122", Name: "default-policy-git", Severity: diag.Warning, Suppressible: true,
+	Title: "Tools without `access` may write git hooks and config (RFD 075's default policy)",
+	Description: "A local tool with no `access` block runs under RFD 075's default policy: the whole workspace read-write. " +
+		"When the workspace is a git repository, that includes `.git/hooks` and `.git/config`, which git runs and honours unsandboxed, as you, on your next git command, " +
+		"so the sandbox does not contain such a tool. JP116 reports the same for tools that declare `access`; this rule covers the defaulted ones, once per workspace.",
+	Fix:   "Give these tools an `access` block with a read-only (or no-capability) rule for `.git/hooks` and `.git/config`, or suppress with the reason you trust them.",
+	check: checkDefaultPolicyGit,
 }
 
 func checkDefaultPolicyGit(p *pass) {
@@ -37,7 +35,7 @@ func checkDefaultPolicyGit(p *pass) {
 	}
 	var names []string
 	var first *config.Tool
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		src := strings.TrimSpace(t.Source.Value)
 		if t.Access != nil || !(src == "local" || strings.HasPrefix(src, "local.")) {
 			continue

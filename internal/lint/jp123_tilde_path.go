@@ -9,20 +9,18 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP123", Name: "tilde-path", Severity: diag.Warning, Suppressible: true,
-		Title: "An fs rule path starts with `~`, which JP reads as a workspace folder named `~`, not your home directory",
-		Description: "JP does not expand `~` in rule paths: they are workspace-relative (RFD 076), so `path = \"~/.ssh\"` names `<workspace>/~/.ssh`. " +
-			"The rule grants nothing on your home directory, and if a folder named `~` is ever created in the workspace (a shell script that quotes `\"~/x\"` does that), it grants whatever is put there. " +
-			"A directory outside the workspace is reached through a symlink and an `external` rule (RFD D43), which `jp-policy mount` writes in one step.",
-		Fix:   "Mount the directory: `jp-policy mount TOOL:NAME=~/DIR:ro` (the shell, or jp-policy, expands `~` there) and let the rule name the link. If you really mean a folder named `~`, suppress with that reason.",
-		check: checkTildePath,
-	})
+var ruleJP123 = Rule{
+	ID: "JP123", Name: "tilde-path", Severity: diag.Warning, Suppressible: true,
+	Title: "An fs rule path starts with `~`, which JP reads as a workspace folder named `~`, not your home directory",
+	Description: "JP does not expand `~` in rule paths: they are workspace-relative (RFD 076), so `path = \"~/.ssh\"` names `<workspace>/~/.ssh`. " +
+		"The rule grants nothing on your home directory, and if a folder named `~` is ever created in the workspace (a shell script that quotes `\"~/x\"` does that), it grants whatever is put there. " +
+		"A directory outside the workspace is reached through a symlink and an `external` rule (RFD D43), which `jp-policy mount` writes in one step.",
+	Fix:   "Mount the directory: `jp-policy mount TOOL:NAME=~/DIR:ro` (the shell, or jp-policy, expands `~` there) and let the rule name the link. If you really mean a folder named `~`, suppress with that reason.",
+	check: checkTildePath,
 }
 
 func checkTildePath(p *pass) {
-	for _, t := range sortedTools(p.l) {
+	for _, t := range p.st.sorted {
 		if t.Access == nil {
 			continue
 		}

@@ -8,15 +8,13 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-func init() {
-	register(&Rule{
-		ID: "JP124", Name: "fs-all-dropped", Severity: diag.Warning, Suppressible: true,
-		Title: "Every fs rule of a tool is dropped on this machine, so the tool gets no filesystem access",
-		Description: "External rules whose link is missing (JP105) or whose target is not approved (JP106) are dropped when the policy is compiled (RFD D43). " +
-			"When that leaves a tool with declared fs rules and none of them in force, the compiled policy denies every path rather than reading the empty list as unrestricted: the tool runs, but cannot read or write anything.",
-		Fix:   "Create or approve the external mounts (see the JP105/JP106 findings), or add the workspace rules the tool needs.",
-		check: checkFSAllDropped,
-	})
+var ruleJP124 = Rule{
+	ID: "JP124", Name: "fs-all-dropped", Severity: diag.Warning, Suppressible: true,
+	Title: "Every fs rule of a tool is dropped on this machine, so the tool gets no filesystem access",
+	Description: "External rules whose link is missing (JP105) or whose target is not approved (JP106) are dropped when the policy is compiled (RFD D43). " +
+		"When that leaves a tool with declared fs rules and none of them in force, the compiled policy denies every path rather than reading the empty list as unrestricted: the tool runs, but cannot read or write anything.",
+	Fix:   "Create or approve the external mounts (see the JP105/JP106 findings), or add the workspace rules the tool needs.",
+	check: checkFSAllDropped,
 }
 
 // dropped reports whether the compiler will drop b on this machine: its

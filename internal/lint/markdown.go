@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Markdown renders the catalogue as docs/rules.md holds it between its
@@ -26,7 +28,7 @@ func Markdown() string {
 
 // MapPaths returns the JP config paths lint treats as maps (where a `*`
 // segment may follow), for documentation.
-func MapPaths() []string { return append([]string(nil), configMapPaths...) }
+func MapPaths() []string { return policy.ConfigMapPaths() }
 
 func yesNo(b bool) string {
 	if b {

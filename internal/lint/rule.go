@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
@@ -28,41 +27,85 @@ type Rule struct {
 	check func(p *pass) `json:"-"`
 }
 
-var registry = map[string]*Rule{}
+// catalogue is every rule, sorted by ID. It is data the linker lays out:
+// each rule is a package-level value in its own file, nothing is built at
+// init (every jp-policy start ran 31 registrations into a map before).
+// TestCatalogue checks what registration used to: IDs unique and sorted,
+// catalogue text present, a check for every rule that is not the
+// loader's.
+var catalogue = [...]*Rule{
+	&ruleJP001,
+	&ruleJP002,
+	&ruleJP003,
+	&ruleJP004,
+	&ruleJP005,
+	&ruleJP006,
+	&ruleJP101,
+	&ruleJP102,
+	&ruleJP103,
+	&ruleJP104,
+	&ruleJP105,
+	&ruleJP106,
+	&ruleJP107,
+	&ruleJP108,
+	&ruleJP109,
+	&ruleJP110,
+	&ruleJP111,
+	&ruleJP112,
+	&ruleJP113,
+	&ruleJP114,
+	&ruleJP115,
+	&ruleJP116,
+	&ruleJP117,
+	&ruleJP118,
+	&ruleJP119,
+	&ruleJP120,
+	&ruleJP121,
+	&ruleJP122,
+	&ruleJP123,
+	&ruleJP124,
+	&ruleJP125,
+}
 
-// register adds r to the catalogue. It runs from init, so a duplicate or
-// malformed entry is a programming error caught by every test run.
-func register(r *Rule) {
-	if _, dup := registry[r.ID]; dup {
-		panic(fmt.Sprintf("lint: rule %s registered twice", r.ID))
+// rule returns the catalogue entry of an exact ID, or nil.
+func rule(id string) *Rule {
+	lo, hi := 0, len(catalogue)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := catalogue[m].ID; {
+		case c == id:
+			return catalogue[m]
+		case c < id:
+			lo = m + 1
+		default:
+			hi = m
+		}
 	}
-	if r.ID == "" || r.Name == "" || r.Title == "" || r.Description == "" || r.Fix == "" {
-		panic(fmt.Sprintf("lint: rule %q lacks catalogue text", r.ID))
-	}
-	if !r.Loader && r.check == nil {
-		panic(fmt.Sprintf("lint: rule %s has no check", r.ID))
-	}
-	registry[r.ID] = r
+	return nil
+}
+
+// ruleOK is rule with a found flag.
+func ruleOK(id string) (*Rule, bool) {
+	r := rule(id)
+	return r, r != nil
 }
 
 // Rules returns the whole catalogue sorted by ID. The entries are copies;
 // changing them does not change what lint does.
 func Rules() []Rule {
-	out := make([]Rule, 0, len(registry))
-	for _, r := range registry {
-		c := *r
-		c.check = nil
-		out = append(out, c)
+	out := make([]Rule, len(catalogue))
+	for i, r := range catalogue {
+		out[i] = *r
+		out[i].check = nil
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
 // Lookup returns the catalogue entry of id (exact, case-insensitive on the
 // "JP" prefix) or false.
 func Lookup(id string) (Rule, bool) {
-	r, ok := registry[normalizeID(id)]
-	if !ok {
+	r := rule(normalizeID(id))
+	if r == nil {
 		return Rule{}, false
 	}
 	c := *r
@@ -94,8 +137,8 @@ func (e *UnsuppressibleError) Error() string {
 // that may be suppressed. Callers treat a failure as a usage error.
 func ValidateIgnore(ids []string) error {
 	for _, id := range ids {
-		r, ok := registry[normalizeID(id)]
-		if !ok {
+		r := rule(normalizeID(id))
+		if r == nil {
 			return &UnknownRuleError{ID: id}
 		}
 		if !r.Suppressible {
@@ -122,9 +165,15 @@ func Describe(r Rule) string {
 // perMachine lists the rules whose findings depend on this machine's
 // symlinks and approvals (RFD D43 keeps approvals per user and machine),
 // so CI and a developer's machine can disagree about them.
-var perMachine = map[string]bool{"JP105": true, "JP106": true, "JP124": true}
+func perMachine(id string) bool {
+	switch id {
+	case "JP105", "JP106", "JP124":
+		return true
+	}
+	return false
+}
 
 // PerMachine reports whether findings of rule id depend on this machine's
 // state: `lint --portable` reports them as info, and a suppression of one
 // is never reported as unused.
-func PerMachine(id string) bool { return perMachine[normalizeID(id)] }
+func PerMachine(id string) bool { return perMachine(normalizeID(id)) }

@@ -37,8 +37,8 @@ type Options struct {
 	// default place; lint warns about mounts that can write it.
 	ApprovalsFile string
 	// Disk is the view of the file system rule paths are bound through;
-	// nil asks the disk for every lookup. Compile passes the one it binds
-	// with afterwards, so each path is looked up once per compile.
+	// nil gives the run a cache of its own. Compile passes the one it
+	// binds with afterwards, so each path is looked up once per compile.
 	Disk *policy.StatCache
 }
 
@@ -75,11 +75,17 @@ func Run(l *config.Loaded, opts Options) []diag.Diagnostic {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
+	if opts.Disk == nil {
+		// One lint run is one pass over a tree it does not change: each
+		// distinct path is looked up once, however many tools' rules name
+		// it (every tool's checker canonicalised the root again, and most
+		// rules share their paths).
+		opts.Disk = policy.NewStatCache()
+	}
 	st := newState(l, opts)
 	var all []diag.Diagnostic
 	all = append(all, l.Diagnostics...)
-	for _, r := range Rules() {
-		rr := registry[r.ID]
+	for _, rr := range catalogue {
 		if rr.check == nil {
 			continue
 		}
@@ -130,8 +136,8 @@ func sortedTools(l *config.Loaded) []*config.Tool {
 
 // eachCommand calls fn for every declared command rule, tools and
 // programs in name order, so findings come out in a stable order.
-func eachCommand(l *config.Loaded, fn func(t *config.Tool, prog string, c *config.CommandRule)) {
-	for _, t := range sortedTools(l) {
+func eachCommand(sorted []*config.Tool, fn func(t *config.Tool, prog string, c *config.CommandRule)) {
+	for _, t := range sorted {
 		if t.Access == nil {
 			continue
 		}
@@ -183,7 +189,7 @@ func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
 	var loader []diag.Position
 	specific := map[diag.Position]bool{}
 	for _, d := range ds {
-		r, ok := registry[d.Rule]
+		r, ok := ruleOK(d.Rule)
 		switch {
 		case ok && r.Loader && d.Severity == diag.Error:
 			loader = append(loader, d.Pos)
@@ -193,7 +199,7 @@ func oneFinding(ds []diag.Diagnostic) []diag.Diagnostic {
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		r, ok := registry[d.Rule]
+		r, ok := ruleOK(d.Rule)
 		switch {
 		case d.Rule == "JP002" && specific[d.Pos.Start()]:
 			continue
@@ -225,7 +231,7 @@ func WithHelp(ds []diag.Diagnostic) []diag.Diagnostic {
 		if ds[i].Help != "" {
 			continue
 		}
-		if r, ok := registry[normalizeID(ds[i].Rule)]; ok {
+		if r, ok := ruleOK(normalizeID(ds[i].Rule)); ok {
 			// In the lower-case, unpunctuated style of the rules' own help.
 			h := strings.TrimSuffix(r.Fix, ".")
 			ds[i].Help = strings.ToLower(h[:1]) + h[1:]

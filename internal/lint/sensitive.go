@@ -76,7 +76,7 @@ func parseSensitive(pattern, home string) (sensitivePath, bool) {
 }
 
 // sensitiveList builds the effective list for a config.
-func sensitiveList(l *config.Loaded, home string) []sensitivePath {
+func sensitiveList(l *config.Loaded, sorted []*config.Tool, home string) []sensitivePath {
 	var out []sensitivePath
 	for _, p := range builtinSensitivePaths {
 		if sp, ok := parseSensitive(p, home); ok {
@@ -97,7 +97,7 @@ func sensitiveList(l *config.Loaded, home string) []sensitivePath {
 	if l.Defaults != nil {
 		add("", l.Defaults.Access)
 	}
-	for _, t := range sortedTools(l) {
+	for _, t := range sorted {
 		add(t.Name, t.Access)
 	}
 	return out

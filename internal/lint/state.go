@@ -65,11 +65,14 @@ func (t *toolFS) winner(key string) *boundRule {
 
 // state is computed once per Run and shared by the rules.
 type state struct {
-	root  string
-	home  string
-	tools []*toolFS // tools with at least one fs rule, by name
-	ws    *wsIndex  // lazily built index of the workspace's files
-	trees map[string]*wsIndex
+	root string
+	home string
+	// sorted is every merged tool in name order (sortedTools), computed
+	// once for all rules.
+	sorted []*config.Tool
+	tools  []*toolFS // tools with at least one fs rule, by name
+	ws     *wsIndex  // lazily built index of the workspace's files
+	trees  map[string]*wsIndex
 	// matches caches, per tree and glob entry, the matching files.
 	matches map[matchKey][]string
 	// sensitive is the built-in sensitive path list plus every
@@ -82,8 +85,8 @@ type state struct {
 }
 
 func newState(l *config.Loaded, opts Options) *state {
-	st := &state{root: l.Root, home: opts.Home}
-	for _, t := range sortedTools(l) {
+	st := &state{root: l.Root, home: opts.Home, sorted: sortedTools(l)}
+	for _, t := range st.sorted {
 		if t.Access == nil || len(t.Access.FS) == 0 {
 			continue
 		}

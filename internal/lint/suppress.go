@@ -64,7 +64,7 @@ func parseSuppressions(files map[string][]byte) suppressions {
 }
 
 func (s *suppressions) problem(file string, line, col int, msg, help string) {
-	r := registry[invalidSuppressionID]
+	r := rule(invalidSuppressionID)
 	s.problems = append(s.problems, diag.Diagnostic{
 		Pos:      diag.Position{File: file, Line: line, Col: col},
 		Severity: r.Severity, Rule: r.ID, Message: msg, Help: help,
@@ -102,7 +102,7 @@ func (s *suppressions) scan(file string, src []byte, yaml bool) {
 		}
 		var good []string
 		for _, id := range ids {
-			r, ok := registry[normalizeID(id)]
+			r, ok := ruleOK(normalizeID(id))
 			switch {
 			case !ok:
 				s.problem(file, i+1, col, fmt.Sprintf("suppression names unknown rule %q", id), "`jp-policy rules` lists the rule IDs")
@@ -208,7 +208,7 @@ func (s suppressions) apply(ds []diag.Diagnostic, ignore []string) []diag.Diagno
 // unused reports every suppression that hid nothing (ruff's RUF100), with
 // a fix that removes the comment, or only the IDs that were not needed.
 func (s suppressions) unused() []diag.Diagnostic {
-	r := registry[unusedSuppressionID]
+	r := rule(unusedSuppressionID)
 	var out []diag.Diagnostic
 	for _, sp := range s.list {
 		var idle, kept []string
@@ -239,7 +239,7 @@ func (s suppressions) unused() []diag.Diagnostic {
 }
 
 func (s suppressions) hides(d diag.Diagnostic, ign map[string]bool) bool {
-	r, ok := registry[d.Rule]
+	r, ok := ruleOK(d.Rule)
 	if !ok || !r.Suppressible {
 		return false
 	}

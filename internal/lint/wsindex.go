@@ -21,9 +21,18 @@ type wsIndex struct {
 
 // skipDirs are not entered: git's object store holds no user files, and
 // walking it would dominate lint's run time in every repository.
-var skipDirs = map[string]bool{".git": true}
+func skipDir(name string) bool { return name == ".git" }
 
 func walkTree(dir string) *wsIndex {
+	if ix, ok := walkTreeDirents(dir); ok {
+		return ix
+	}
+	return walkTreePortable(dir)
+}
+
+// walkTreePortable is walkTree through filepath.WalkDir, the definition
+// walkTreeDirents must agree with (TestWalkTreeDirentsMatchesWalkDir).
+func walkTreePortable(dir string) *wsIndex {
 	ix := &wsIndex{}
 	if dir == "" {
 		return ix
@@ -46,7 +55,7 @@ func walkTree(dir string) *wsIndex {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if skipDirs[d.Name()] {
+			if skipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil

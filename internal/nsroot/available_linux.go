@@ -9,7 +9,18 @@ import (
 	"sync"
 )
 
-var availableOnce = sync.OnceValues(available)
+// availableOnce is Available's cache. (Not a package-level
+// sync.OnceValues: that allocates at every jp-policy start.)
+func availableOnce() (bool, string) {
+	availableCache.Do(func() { availableCache.ok, availableCache.why = available() })
+	return availableCache.ok, availableCache.why
+}
+
+var availableCache struct {
+	sync.Once
+	ok  bool
+	why string
+}
 
 // Available reports whether unprivileged user namespaces can be used
 // here, and if not, why. It reads a few sysctls and never forks, so it is

@@ -22,30 +22,10 @@ var update = flag.Bool("update", false, "rewrite builtin_schema.go from schema.j
 // variable cannot refer to itself through its initialiser), which the
 // generator checks.
 func generateBuiltin(cs *compiledSchema) ([]byte, error) {
-	// Number the nodes in a fixed order: the root first, then the
-	// definitions by name, each followed by what it reaches.
+	order := schemaNodes(cs)
 	index := map[*schemaNode]int{}
-	var order []*schemaNode
-	var visit func(n *schemaNode)
-	visit = func(n *schemaNode) {
-		if n == nil {
-			return
-		}
-		if _, ok := index[n]; ok {
-			return
-		}
-		index[n] = len(order)
-		order = append(order, n)
-		visit(n.ref)
-		for _, p := range n.props {
-			visit(p.node)
-		}
-		visit(n.additional)
-		visit(n.items)
-	}
-	visit(cs.root)
-	for _, d := range cs.defs {
-		visit(d.node)
+	for i, n := range order {
+		index[n] = i
 	}
 	if loc := schemaCycle(order); loc != "" {
 		return nil, fmt.Errorf("schema.json is recursive at %s: the generated form needs an acyclic schema; build the nodes at run time (compileSchema) if a recursive definition is really needed", loc)
@@ -230,4 +210,30 @@ func TestBuiltinSchemaMatchesCompiled(t *testing.T) {
 	if cs := builtinSchema(); len(cs.defs) == 0 || len(cs.root.props) == 0 {
 		t.Fatal("the compiled schema is empty: the comparison proves nothing")
 	}
+}
+
+// schemaNodes lists every node of cs once, in a fixed order: the root
+// first, then the definitions by name, each followed by what it reaches.
+func schemaNodes(cs *compiledSchema) []*schemaNode {
+	seen := map[*schemaNode]bool{}
+	var order []*schemaNode
+	var visit func(n *schemaNode)
+	visit = func(n *schemaNode) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		order = append(order, n)
+		visit(n.ref)
+		for _, p := range n.props {
+			visit(p.node)
+		}
+		visit(n.additional)
+		visit(n.items)
+	}
+	visit(cs.root)
+	for _, d := range cs.defs {
+		visit(d.node)
+	}
+	return order
 }

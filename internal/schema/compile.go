@@ -75,8 +75,54 @@ type pattern struct {
 }
 
 func (p *pattern) MatchString(s string) bool {
+	if m := knownPattern(p.src); m != nil {
+		return m(s)
+	}
 	p.once.Do(func() { p.re = regexp.MustCompile(p.src) })
 	return p.re.MatchString(s)
+}
+
+// knownPattern returns a hand-written matcher for the patterns of the
+// built-in schema, or nil. Compiling one of them allocated ~9 kB (a tool
+// `source` or an env rule `name` in any config reaches one), and lint
+// runs where each fresh heap page is a page fault (docs/lint.md).
+// FuzzKnownPatterns checks each against regexp, which stays the matcher
+// of every other pattern.
+func knownPattern(src string) func(string) bool {
+	switch src {
+	case `^[^*]*\*?$`: // env rule names: at most one `*`, at the end
+		return func(s string) bool {
+			i := strings.IndexByte(s, '*')
+			return i < 0 || i == len(s)-1
+		}
+	case `^(true|false|on|off|always|explicit)$`:
+		return func(s string) bool {
+			switch s {
+			case "true", "false", "on", "off", "always", "explicit":
+				return true
+			}
+			return false
+		}
+	case `^((builtin|local)(\..*)?|mcp\.[^.]+(\..*)?)$`:
+		return toolSource
+	}
+	return nil
+}
+
+// toolSource is `^((builtin|local)(\..*)?|mcp\.[^.]+(\..*)?)$`: `.`
+// matches anything but a newline, `[^.]` anything but a dot.
+func toolSource(s string) bool {
+	for _, kind := range [...]string{"builtin", "local"} {
+		if rest, ok := strings.CutPrefix(s, kind); ok {
+			return rest == "" || rest[0] == '.' && !strings.Contains(rest, "\n")
+		}
+	}
+	rest, ok := strings.CutPrefix(s, "mcp.")
+	if !ok {
+		return false
+	}
+	server, sub, dotted := strings.Cut(rest, ".")
+	return server != "" && (!dotted || !strings.Contains(sub, "\n"))
 }
 
 // prop is one named subschema: a property, or a definition.

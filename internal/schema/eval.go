@@ -79,7 +79,7 @@ func (e *evaluator) child(s *schemaNode, v *tomlpos.Node, key string, idx int) {
 // already wrong.
 func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 	if len(s.types) > 0 && !typeMatches(s.types, v) {
-		e.fail(s, "type", fmt.Sprintf("expected %s, but got %s", strings.Join(s.types, " or "), jsonType(v)), nil)
+		e.failType(s, v)
 		return
 	}
 	if s.enum != nil && !enumContains(s.enum, v) {
@@ -95,21 +95,9 @@ func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 			}
 		}
 	case tomlpos.String:
-		if s.minLength >= 0 {
-			if n := utf8.RuneCountInString(v.Str); n < s.minLength {
-				e.fail(s, "minLength", fmt.Sprintf("length must be >= %d, but got %d", s.minLength, n), nil)
-			}
-		}
-		if s.pattern != nil && !s.pattern.MatchString(v.Str) {
-			e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.src), nil)
-		}
+		e.str(s, v)
 	case tomlpos.Integer, tomlpos.Float:
-		if s.minimum != nil && compareNumber(v, s.minimum) < 0 {
-			e.fail(s, "minimum", fmt.Sprintf("must be >= %v but found %s", s.minimum.f, numberText(v)), nil)
-		}
-		if s.maximum != nil && compareNumber(v, s.maximum) > 0 {
-			e.fail(s, "maximum", fmt.Sprintf("must be <= %v but found %s", s.maximum.f, numberText(v)), nil)
-		}
+		e.number(s, v)
 	}
 	if s.ref != nil {
 		// In 2020-12 $ref is an in-place applicator beside its siblings.
@@ -117,15 +105,42 @@ func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 	}
 }
 
-func (e *evaluator) object(s *schemaNode, v *tomlpos.Node) {
-	var missing []string
-	for _, r := range s.required {
-		if _, ok := v.Fields[r]; !ok {
-			missing = append(missing, quote(r))
+// eval, object and child recurse once per level of the config, so they
+// keep small frames: the leaf checks and the failure messages (fmt's
+// argument arrays) live in functions of their own. They were 0x228 bytes
+// a level, and the stack a deep config needs is memory the process
+// touches, a page fault per new page (docs/lint.md).
+
+//go:noinline
+func (e *evaluator) failType(s *schemaNode, v *tomlpos.Node) {
+	e.fail(s, "type", fmt.Sprintf("expected %s, but got %s", strings.Join(s.types, " or "), jsonType(v)), nil)
+}
+
+//go:noinline
+func (e *evaluator) str(s *schemaNode, v *tomlpos.Node) {
+	if s.minLength >= 0 {
+		if n := utf8.RuneCountInString(v.Str); n < s.minLength {
+			e.fail(s, "minLength", fmt.Sprintf("length must be >= %d, but got %d", s.minLength, n), nil)
 		}
 	}
-	if missing != nil {
-		e.fail(s, "required", "missing properties: "+strings.Join(missing, ", "), nil)
+	if s.pattern != nil && !s.pattern.MatchString(v.Str) {
+		e.fail(s, "pattern", "does not match pattern "+quote(s.pattern.src), nil)
+	}
+}
+
+//go:noinline
+func (e *evaluator) number(s *schemaNode, v *tomlpos.Node) {
+	if s.minimum != nil && compareNumber(v, s.minimum) < 0 {
+		e.fail(s, "minimum", fmt.Sprintf("must be >= %v but found %s", s.minimum.f, numberText(v)), nil)
+	}
+	if s.maximum != nil && compareNumber(v, s.maximum) > 0 {
+		e.fail(s, "maximum", fmt.Sprintf("must be <= %v but found %s", s.maximum.f, numberText(v)), nil)
+	}
+}
+
+func (e *evaluator) object(s *schemaNode, v *tomlpos.Node) {
+	if len(s.required) > 0 {
+		e.required(s, v)
 	}
 	var extra []string
 	for _, k := range v.Keys {
@@ -142,12 +157,30 @@ func (e *evaluator) object(s *schemaNode, v *tomlpos.Node) {
 		}
 	}
 	if extra != nil {
-		q := make([]string, len(extra))
-		for i, k := range extra {
-			q[i] = quote(k)
-		}
-		e.fail(s, "additionalProperties", "additionalProperties "+strings.Join(q, ", ")+" not allowed", extra)
+		e.failExtra(s, extra)
 	}
+}
+
+//go:noinline
+func (e *evaluator) required(s *schemaNode, v *tomlpos.Node) {
+	var missing []string
+	for _, r := range s.required {
+		if _, ok := v.Fields[r]; !ok {
+			missing = append(missing, quote(r))
+		}
+	}
+	if missing != nil {
+		e.fail(s, "required", "missing properties: "+strings.Join(missing, ", "), nil)
+	}
+}
+
+//go:noinline
+func (e *evaluator) failExtra(s *schemaNode, extra []string) {
+	q := make([]string, len(extra))
+	for i, k := range extra {
+		q[i] = quote(k)
+	}
+	e.fail(s, "additionalProperties", "additionalProperties "+strings.Join(q, ", ")+" not allowed", extra)
 }
 
 // jsonType names v's type as JSON Schema sees it. A TOML date is no JSON

@@ -7,8 +7,9 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-// Kind is the type of a Node.
-type Kind int
+// Kind is the type of a Node. A byte, so it packs with Bool and origin
+// (a workspace's tree has a Node per key; docs/lint.md).
+type Kind uint8
 
 const (
 	Table Kind = iota
@@ -50,20 +51,20 @@ func (k Kind) String() string {
 // way, the `{` of an inline table); KeyPos is where the key naming it was
 // written, zero for array elements and the root.
 type Node struct {
-	Kind   Kind
 	Pos    diag.Position
 	KeyPos diag.Position
 
 	Str   string
 	Int   int64
 	Float float64
-	Bool  bool
 
 	// Keys lists a table's keys in the order they first appeared.
 	Keys   []string
 	Fields map[string]*Node
 	Items  []*Node
 
+	Kind Kind
+	Bool bool
 	// origin records how a table came to exist, to reject TOML that
 	// redefines a table or extends an inline one.
 	origin tableOrigin

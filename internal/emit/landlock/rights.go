@@ -72,7 +72,10 @@ func RightsForABI(abi int) Rights {
 // deliberately leaves out make_char/make_block/make_fifo/make_sock: the
 // policy speaks of files and directories, and device nodes or sockets are
 // not what a user means by "create".
-var CapabilityRights = map[policy.Capability]Rights{
+//
+// An array indexed by capability: static data, where a map would be built
+// at every jp-policy start.
+var CapabilityRights = [...]Rights{
 	policy.Read:    RReadFile | RReadDir,
 	policy.Create:  RMakeReg | RMakeDir | RMakeSym,
 	policy.Update:  RWriteFile | RTruncate,

@@ -34,7 +34,7 @@ func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
 	fmt.Fprintf(&b, ";; jp-policy sandbox profile for tool %s\n", comment(t.Name))
 	b.WriteString("(version 1)\n(deny default)\n")
 
-	for _, g := range baseline {
+	for _, g := range baseline() {
 		fmt.Fprintf(&b, "\n;; %s: %s\n", g.id, g.what)
 		for _, r := range g.rules {
 			b.WriteString(r + "\n")

@@ -9,12 +9,19 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// Minimal is the Windows minimal environment: RFD 075's set and the
-// variables without which Windows programs fail to start or to find their
-// own files.
-var Minimal = append(append([]string(nil), policy.MinimalEnv...),
+// Minimal is the Windows minimal environment: RFD 075's set
+// (policy.MinimalEnv) and the variables without which Windows programs
+// fail to start or to find their own files. Written out rather than
+// appended to policy.MinimalEnv, which would be work at every jp-policy
+// start; TestMinimalExtendsPolicy keeps the first part equal to it.
+var Minimal = []string{
+	"HOME", "LANG",
+	"LC_ADDRESS", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_IDENTIFICATION", "LC_MEASUREMENT",
+	"LC_MESSAGES", "LC_MONETARY", "LC_NAME", "LC_NUMERIC", "LC_PAPER", "LC_TELEPHONE", "LC_TIME",
+	"PATH", "USER",
+	// Windows' own.
 	"PATHEXT", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "WINDIR",
-)
+}
 
 // uiRestrictions: a tool has no business with the desktop, the clipboard,
 // other processes' windows or system settings.
