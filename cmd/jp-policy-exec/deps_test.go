@@ -13,7 +13,7 @@ import (
 // and none is needed by the fast path. A run that needs them is handed to
 // the full jp-policy (docs/exec.md, "jp-policy-exec").
 var forbidden = []string{
-	"net/http", "crypto/tls", "crypto/sha256", "crypto/x509",
+	"net", "net/netip", "net/http", "crypto/tls", "crypto/sha256", "crypto/x509",
 	"encoding/json", "regexp",
 	"golang.org/x/net/idna", "golang.org/x/text/...",
 	"github.com/alecthomas/kong", "github.com/pelletier/go-toml/v2",
