@@ -34,7 +34,11 @@ var scratch struct {
 }
 
 // takeScratch returns the shared buffer, or a heap one of the same size
-// when it is in use; release gives the shared one back.
+// when it is in use; release gives the shared one back. Not inlined: in
+// its caller the fallback's make would not escape and would become a
+// 16 KB stack frame, which deepens the stack a run touches.
+//
+//go:noinline
 func takeScratch() (buf []byte, release func()) {
 	if scratch.busy.CompareAndSwap(false, true) {
 		return scratch.buf[:], releaseScratch
