@@ -17,7 +17,6 @@ import (
 func Main(args []string) {
 	// The namespaced path re-executes this binary as its stage 2
 	// (Stage2Binary): that never returns.
-	growStack(0)
 	nsroot.Stage2Main()
 	// Nothing here is ever profiled: the first sampled allocation would
 	// walk the stack and touch code pages a run otherwise never faults
@@ -46,32 +45,3 @@ func Main(args []string) {
 // hands a run to the full CLI (the reason a call is slower than it
 // could be). The tool never sees it: it is in no allowlist.
 const TraceEnv = "JP_POLICY_EXEC_TRACE"
-
-// growStack moves the calling goroutine to a stack big enough for
-// everything a run does, in one step. A goroutine starts with 2 KB and
-// doubles its stack each time a call does not fit, and each of the small
-// sizes (4, 8, 16 KB) comes from a per-size pool whose first use carves
-// a fresh 32 KB span and writes a free-list link into every slot of it:
-// about 12 page faults over a run, plus the stack maps read to copy the
-// stack each time. A frame larger than 32 KB makes the runtime size the
-// new stack for it at once (64 KB, taken from the heap, whose pages are
-// touched only as the stack reaches them). The array is declared only
-// on a path never taken, so it is never zeroed: its size only sets the
-// frame. -4 to -5 page faults a run (perf stat, docs/exec.md).
-//
-//go:noinline
-func growStack(n int) byte {
-	if n > 0 {
-		var b [40 << 10]byte
-		fillStack(b[:n])
-		return b[n-1]
-	}
-	return 0
-}
-
-//go:noinline
-func fillStack(b []byte) {
-	for i := range b {
-		b[i] = byte(i)
-	}
-}
