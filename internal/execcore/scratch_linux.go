@@ -72,23 +72,15 @@ func withFile(path string, flags int, use func([]byte) error) error {
 	if st.Size >= int64(len(buf)) {
 		buf = make([]byte, st.Size+1)
 	}
-	n := 0
-	for {
-		m, err := unix.Read(fd, buf[n:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if m == 0 {
-			break
-		}
+	n, err := readFD(fd, buf)
+	for err == nil && n == len(buf) { // grew since fstat
+		buf = append(buf, make([]byte, len(buf))...)
+		var m int
+		m, err = readFD(fd, buf[n:])
 		n += m
-		if n == len(buf) { // grew since fstat
-			buf = append(buf, 0)[:n]
-			buf = buf[:cap(buf)]
-		}
+	}
+	if err != nil {
+		return &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	return use(buf[:n])
 }
@@ -98,6 +90,25 @@ func withFile(path string, flags int, use func([]byte) error) error {
 type errNotRegular struct{ mode uint32 }
 
 func (errNotRegular) Error() string { return "not a regular file" }
+
+// readFD reads fd into b until b is full or the file ends.
+func readFD(fd int, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := unix.Read(fd, b[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	return n, nil
+}
 
 func openRetry(path string, flags int) (int, error) {
 	for {

@@ -147,19 +147,9 @@ func startTime(pid int, out *startBuf) bool {
 	}
 	defer unix.Close(fd)
 	var b [2048]byte
-	n := 0
-	for n < len(b) {
-		m, err := unix.Read(fd, b[n:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return false
-		}
-		if m == 0 {
-			break
-		}
-		n += m
+	n, err := readFD(fd, b[:])
+	if err != nil {
+		return false
 	}
 	return parseStartTime(b[:n], out)
 }
