@@ -57,7 +57,7 @@ import (
 	"io"
 	"os"
 
-	_ "github.com/jp-policy/jp-policy/internal/stackstart" // as cmd/jp-policy
+	_ "github.com/jp-policy/jp-policy/internal/earlystack" // as cmd/jp-policy
 )
 
 var version = "bench"

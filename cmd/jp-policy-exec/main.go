@@ -20,6 +20,10 @@ package main
 import (
 	"os"
 
+	// Before any other initialiser: the main goroutine's stack in one
+	// step (docs/exec.md, "Where jp-policy-exec's faults go").
+	_ "github.com/jp-policy/jp-policy/internal/earlystack"
+
 	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	// First among jp-policy's inits: the main goroutine's stack grows
-	// once, to 64 kB, instead of three times (internal/stackstart).
-	_ "github.com/jp-policy/jp-policy/internal/stackstart"
+	// once, to 64 kB, instead of three times (internal/earlystack).
+	_ "github.com/jp-policy/jp-policy/internal/earlystack"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.

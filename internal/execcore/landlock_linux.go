@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/jp-policy/jp-policy/internal/caps"
 	"github.com/jp-policy/jp-policy/internal/execplan"
@@ -280,8 +281,8 @@ func SetCloexecAbove2() error {
 		return fmt.Errorf("cannot close inherited descriptors: %w", err)
 	}
 	for _, n := range names {
-		var fd int
-		if _, err := fmt.Sscan(n, &fd); err != nil || fd <= 2 {
+		fd, err := strconv.Atoi(n)
+		if err != nil || fd <= 2 {
 			continue
 		}
 		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {

@@ -1,7 +1,6 @@
 package execcore
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -75,14 +74,14 @@ const verifyCacheMagic = "jp-policy verified 1\n"
 // empty cache (it is only an optimisation: the next exec rewrites it).
 func loadVerifyCache(path string) *verifyCache {
 	c := &verifyCache{path: path, entries: map[string]cacheEntry{}}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return c
-	}
-	entries, ok := parseVerifyCache(b)
-	if ok {
-		c.entries = entries
-	}
+	// Read into the run's reused buffer (readFile): the parse copies
+	// what it keeps.
+	_ = readFile(path, func(b []byte) error {
+		if entries, ok := parseVerifyCache(b); ok {
+			c.entries = entries
+		}
+		return nil
+	})
 	return c
 }
 
@@ -94,10 +93,17 @@ func parseVerifyCache(b []byte) (map[string]cacheEntry, bool) {
 		return nil, false
 	}
 	out := map[string]cacheEntry{}
-	sc := bufio.NewScanner(bytes.NewReader(rest))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), " ", 7)
+	for len(rest) > 0 {
+		// Line by line as bufio.ScanLines splits (a final line may lack
+		// its newline; a CR before it is dropped), without its buffer.
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		f := strings.SplitN(string(line), " ", 7)
 		if len(f) != 7 {
 			return nil, false
 		}
@@ -115,7 +121,7 @@ func parseVerifyCache(b []byte) (map[string]cacheEntry, bool) {
 		e.sum = f[5]
 		out[p] = e
 	}
-	return out, sc.Err() == nil
+	return out, true
 }
 
 // marshal renders the cache, keeping only the entries of keep.

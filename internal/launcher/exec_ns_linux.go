@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -129,12 +130,16 @@ func execNamespaced(p *Plan) error {
 	}
 	if p.proxied() {
 		srv, err := proxyFor(m.Root, p.NetRules, logw)
-		if err != nil || len(child.Listeners) != 1 {
+		var ln net.Listener
+		if err == nil && len(child.Listeners) == 1 {
+			ln, err = net.FileListener(child.Listeners[0])
+		}
+		if err != nil || ln == nil {
 			child.Kill()
 			_, _ = child.Wait()
 			return fmt.Errorf("namespaced exec: cannot serve the network proxy: %v", err)
 		}
-		go func() { _ = srv.Serve(child.Listeners[0]) }()
+		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
 	}
 	code, err := child.Wait()

@@ -368,7 +368,12 @@ func TestNetwork(t *testing.T) {
 	if len(c.Listeners) != 1 {
 		t.Fatalf("got %d listeners", len(c.Listeners))
 	}
-	conn, err := c.Listeners[0].Accept()
+	ln, err := net.FileListener(c.Listeners[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	conn, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}

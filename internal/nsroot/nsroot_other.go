@@ -4,7 +4,6 @@ package nsroot
 
 import (
 	"errors"
-	"net"
 	"os"
 	"runtime"
 )
@@ -12,7 +11,7 @@ import (
 // Child is never created off Linux.
 type Child struct {
 	Pid          int
-	Listeners    []net.Listener
+	Listeners    []*os.File
 	Files        map[string]*os.File
 	Placeholders []string
 }

@@ -5,7 +5,6 @@ package nsroot
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/signal"
 	"runtime"
@@ -22,9 +21,13 @@ import (
 type Child struct {
 	Pid int
 
-	// Listeners are the TCP listeners stage 2 opened for Spec.Listen, in
-	// that order, inside the command's network namespace.
-	Listeners []net.Listener
+	// Listeners are the listening TCP sockets stage 2 opened for
+	// Spec.Listen, in that order, inside the command's network namespace,
+	// as files: net.FileListener makes each a net.Listener. nsroot does
+	// not link package net itself, because its stage 2 runs in
+	// jp-policy-exec, which would otherwise initialise net (and
+	// net/netip) on every start: about 7 page faults a run.
+	Listeners []*os.File
 	// Files are the descriptors stage 2's Finalize hook handed back with
 	// SendFile, by name.
 	Files map[string]*os.File
@@ -272,12 +275,7 @@ func (c *Child) receive(sock *os.File) error {
 			if f == nil {
 				return &SetupError{Step: "listen", Msg: "listener message without a descriptor"}
 			}
-			l, err := net.FileListener(f)
-			f.Close()
-			if err != nil {
-				return &SetupError{Step: "listen", Msg: err.Error()}
-			}
-			c.Listeners = append(c.Listeners, l)
+			c.Listeners = append(c.Listeners, f)
 		case msgFile:
 			if f == nil {
 				return &SetupError{Step: "file", Msg: "file message without a descriptor"}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/caps"
 	"io"
-	"net/netip"
 	"os"
 	"path"
 	"runtime"
@@ -182,19 +181,12 @@ func loopbackUp() error {
 }
 
 func listenTCP(addr string) (int, error) {
-	ap, err := netip.ParseAddrPort(addr)
+	ip, port, err := parseListenAddr(addr)
 	if err != nil {
-		return -1, err
+		return -1, fmt.Errorf("listen address %q: %w", addr, err)
 	}
-	var sa unix.Sockaddr
-	family := unix.AF_INET
-	if ap.Addr().Is4() {
-		sa = &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
-	} else {
-		family = unix.AF_INET6
-		sa = &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
-	}
-	fd, err := unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	sa := &unix.SockaddrInet4{Port: int(port), Addr: ip}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return -1, err
 	}

@@ -30,7 +30,13 @@ func TestArchTablesMatchXSys(t *testing.T) {
 			n, _ := strconv.Atoi(m[2])
 			want[strings.ToLower(m[1])] = uint32(n)
 		}
-		for name, nr := range arch.Nr {
+		seen := map[string]bool{}
+		for _, c := range arch.Calls {
+			name, nr := c.Name, c.Nr
+			if seen[name] {
+				t.Errorf("%s: %s is listed twice", arch.Name, name)
+			}
+			seen[name] = true
 			if w, ok := want[name]; !ok || w != nr {
 				t.Errorf("%s: %s is %d here, x/sys says %d (present: %v)", arch.Name, name, nr, w, ok)
 			}
@@ -39,7 +45,7 @@ func TestArchTablesMatchXSys(t *testing.T) {
 		// architecture has it.
 		for _, n := range append(append([]string{}, metadataCalls...), deniedCalls...) {
 			if _, inXSys := want[n]; inXSys {
-				if _, ok := arch.Nr[n]; !ok {
+				if _, ok := arch.Number(n); !ok {
 					t.Errorf("%s: %s exists on this ABI but is missing from the table", arch.Name, n)
 				}
 			}

@@ -102,7 +102,7 @@ func Program(spec Spec, arch *Arch) ([]bpf.Instruction, error) {
 func Rules(spec Spec, arch *Arch) map[string]string {
 	out := map[string]string{}
 	for _, r := range rules(spec) {
-		if _, ok := arch.Nr[r.name]; ok {
+		if _, ok := arch.Number(r.name); ok {
 			out[r.name] = r.check
 		}
 	}
@@ -259,7 +259,7 @@ func program(spec Spec, arch *Arch) ([]bpf.Instruction, error) {
 	var bodies []rule
 	seen := map[string]bool{}
 	for _, r := range rs {
-		nr, ok := arch.Nr[r.name]
+		nr, ok := arch.Number(r.name)
 		if !ok {
 			continue
 		}

@@ -19,9 +19,9 @@ func reference(spec Spec, arch *Arch, auditArch, nr uint32, args [6]uint64) uint
 	}
 	lo := func(i int) uint32 { return uint32(args[i]) }
 	name := ""
-	for n, v := range arch.Nr {
-		if v == nr {
-			name = n
+	for _, c := range arch.Calls {
+		if c.Nr == nr {
+			name = c.Name
 		}
 	}
 	check, named := Rules(spec, arch)[name]
@@ -142,7 +142,7 @@ var arches = []*Arch{&AMD64, &ARM64}
 func TestFilterCases(t *testing.T) {
 	hi := uint64(0xffffffff00000000)
 	for _, arch := range arches {
-		nr := func(n string) uint32 { return arch.Nr[n] }
+		nr := func(n string) uint32 { v, _ := arch.Number(n); return v }
 		cases := []struct {
 			name string
 			spec Spec
@@ -280,12 +280,9 @@ func FuzzFilterMatchesReference(f *testing.F) {
 		arch := arches[int(archSel)%len(arches)]
 		spec := specs[int(specSel)%len(specs)]
 		// Bias towards the named calls, where the checks are.
-		names := make([]string, 0, len(arch.Nr))
-		for n := range arch.Nr {
-			names = append(names, n)
-		}
+		names := sortedNames(arch)
 		if nr < 1<<20 {
-			nr = arch.Nr[sortedNames(arch)[int(nr)%len(names)]]
+			nr, _ = arch.Number(names[int(nr)%len(names)])
 		}
 		audit := arch.AuditArch
 		if foreign {

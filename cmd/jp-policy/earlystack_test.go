@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestStackStartInitsFirst: internal/stackstart must initialise before
+// TestEarlyStackInitsFirst: internal/earlystack must initialise before
 // the packages whose inits grew the main goroutine's stack (kong compiles
 // a regexp at init), or its jump to a large stack comes after the copies
-// it exists to avoid (internal/stackstart's doc).
-func TestStackStartInitsFirst(t *testing.T) {
+// it exists to avoid (internal/earlystack's doc).
+func TestEarlyStackInitsFirst(t *testing.T) {
 	cmd := exec.Command(selfBinary(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()
@@ -28,13 +28,13 @@ func TestStackStartInitsFirst(t *testing.T) {
 			n++
 		}
 	}
-	first, ok := order["github.com/jp-policy/jp-policy/internal/stackstart"]
+	first, ok := order["github.com/jp-policy/jp-policy/internal/earlystack"]
 	if !ok {
-		t.Fatalf("no init of internal/stackstart in GODEBUG=inittrace output:\n%s", out)
+		t.Fatalf("no init of internal/earlystack in GODEBUG=inittrace output:\n%s", out)
 	}
 	for _, later := range []string{"github.com/alecthomas/kong", "regexp/syntax", "unicode", "github.com/jp-policy/jp-policy/policy"} {
 		if at, ok := order[later]; ok && at < first {
-			t.Errorf("%s initialises before internal/stackstart", later)
+			t.Errorf("%s initialises before internal/earlystack", later)
 		}
 	}
 }
