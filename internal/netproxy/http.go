@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -104,6 +105,13 @@ func (hc *httpConn) serve(h *requestHead) bool {
 		// remove dot segments before sending.
 		return hc.reply(h, 400, nil, "jp-policy proxy: request path "+strconv.Quote(u.Path)+" has \".\" or \"..\" segments; send the resolved path\n")
 	}
+	if networkPath(u.EscapedPath()) {
+		// "//x/secret" is the authority "x" and the path "/secret" to a
+		// server that resolves its request target as a URI reference
+		// (Node's new URL(req.url, base), many routers), while the
+		// policy matches the cleaned "/x/secret".
+		return hc.reply(h, 400, nil, "jp-policy proxy: request path "+strconv.Quote(u.EscapedPath())+" starts with two slashes, which a server may read as //host/path; send the path without the empty first segment\n")
+	}
 	host := u.Hostname()
 	port := -1
 	if ps := u.Port(); ps != "" {
@@ -153,10 +161,22 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		if hc.up != nil && hc.upKey != key {
 			hc.parkUpstream()
 		}
-		if hc.up == nil && attempt == 0 {
-			if ic, ok := hc.s.takeIdle(key); ok {
-				hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
+		if hc.up != nil && !idleClean(hc.up) {
+			// Bytes the upstream sent while the connection waited
+			// for this request answer no request of ours.
+			hc.dropUpstream()
+		}
+		for hc.up == nil && attempt == 0 {
+			ic, ok := hc.s.takeIdle(key)
+			if !ok {
+				break
 			}
+			if !idleClean(ic.c) {
+				ic.c.Close()
+				hc.s.removeConn(ic.c)
+				continue
+			}
+			hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
 		}
 		reused := hc.up != nil
 		hc.upIdle = false
@@ -177,20 +197,28 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			hc.upBR = bufio.NewReaderSize(up, 4<<10)
 			hc.upBW = bufio.NewWriterSize(up, 4<<10)
 		}
+		w := &clientWatch{exited: make(chan struct{})}
 		if !h.hasBody() {
 			hc.upBW.WriteString(head)
 			err := hc.upBW.Flush()
 			if err == nil {
+				go hc.watchClient(hc.up, w)
 				_, err = hc.upBR.Peek(1)
+			} else {
+				close(w.exited)
 			}
 			if err != nil && reused && attempt == 0 {
 				// The kept connection was closed by the upstream while
 				// idle; a request without a body is sent again on a new
 				// one, as net/http's transport does.
+				if hc.stopWatch(w) {
+					hc.dropUpstream()
+					return false // the client has gone
+				}
 				hc.dropUpstream()
 				continue
 			}
-			return hc.relay(h, nil)
+			return hc.relay(h, nil, w)
 		}
 		if h.expect != "" {
 			// The proxy asks for the body itself once the request is
@@ -212,8 +240,15 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 				up.Close()
 			}
 			done <- err
+			if err != nil {
+				close(w.exited)
+				return
+			}
+			// The request is sent: from here on the client is only
+			// watched for leaving (relay stops the watch).
+			hc.watchClient(up, w)
 		}()
-		return hc.relay(h, done)
+		return hc.relay(h, done, w)
 	}
 }
 
@@ -284,9 +319,55 @@ func isField(name string, names ...string) bool {
 	return false
 }
 
+// clientWatch is a read on the client connection while its request is
+// answered (see watchClient).
+type clientWatch struct {
+	stopping atomic.Bool
+	left     atomic.Bool // the client closed (or broke) its connection
+	exited   chan struct{}
+}
+
+// longAgo is a deadline that has passed: it ends a blocked read at once.
+var longAgo = time.Unix(1, 0)
+
+// watchClient waits, once a request is fully sent upstream, for the
+// client connection to end, and then closes the upstream connection up:
+// an upstream that never answers (an allowed server may be made to)
+// would otherwise hold this goroutine, the client's MaxConns slot and
+// the upstream connection after the client has given up, and enough
+// given-up requests would wedge the proxy for every new connection.
+// net/http's server cancelled the request the same way. The read is a
+// Peek, so a pipelined next request stays in the buffer. It closes
+// w.exited when it returns; stopWatch ends it.
+func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
+	defer close(w.exited)
+	if _, err := hc.br.Peek(1); err != nil && !w.stopping.Load() {
+		w.left.Store(true)
+		up.Close()
+	}
+}
+
+// stopWatch ends the watch and reports whether the client left (and the
+// upstream connection was closed for it). The client connection has no
+// read deadline afterwards.
+func (hc *httpConn) stopWatch(w *clientWatch) bool {
+	w.stopping.Store(true)
+	hc.c.SetReadDeadline(longAgo)
+	<-w.exited
+	hc.c.SetReadDeadline(time.Time{})
+	return w.left.Load()
+}
+
 // relay reads the upstream response and sends it to the client. body,
-// when not nil, delivers the request body copy's result.
-func (hc *httpConn) relay(h *requestHead, body chan error) bool {
+// when not nil, delivers the request body copy's result; w is the watch
+// on the client (stopped before relay returns).
+func (hc *httpConn) relay(h *requestHead, body chan error, w *clientWatch) (keep bool) {
+	defer func() {
+		if hc.stopWatch(w) {
+			keep, hc.upIdle = false, false
+			hc.dropUpstream()
+		}
+	}()
 	limit := hc.s.cfg.MaxHeaderBytes * 4
 	var r *responseHead
 	var err error
@@ -338,7 +419,7 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	noBody := h.method == "HEAD" || r.status == 204 || r.status == 304
 	fr := bodyFraming{length: r.contentLength, chunked: r.chunked}
 	delimited := noBody || r.chunked || r.contentLength >= 0
-	keep := !h.close && delimited && !hc.s.isShuttingDown()
+	keep = !h.close && delimited && !hc.s.isShuttingDown()
 	if r.chunked && h.minor == 0 {
 		keep = false // chunks are HTTP/1.1; the body runs to the close
 	}
@@ -632,6 +713,25 @@ func hasDotSegment(p string) bool {
 			if seg == "." || seg == ".." {
 				return true
 			}
+		}
+		d, err := url.PathUnescape(p)
+		if err != nil || d == p {
+			break
+		}
+		p = d
+	}
+	return false
+}
+
+// networkPath reports whether a request path (as sent, escaped) begins
+// with two separators in any reading hasDotSegment considers, "/" or
+// a backslash (WHATWG URL parsers take it for a slash), the path as
+// sent or percent-decoded up to three times.
+func networkPath(p string) bool {
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
+	for range 4 {
+		if len(p) >= 2 && sep(p[0]) && sep(p[1]) {
+			return true
 		}
 		d, err := url.PathUnescape(p)
 		if err != nil || d == p {
