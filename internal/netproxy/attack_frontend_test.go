@@ -222,3 +222,177 @@ func TestAttackAbandonedRequestToSilentUpstream(t *testing.T) {
 		t.Errorf("new client after abandoned requests: %d %q", resp.StatusCode, body)
 	}
 }
+
+// Spellings of loopback and of other addresses in the request target, the
+// CONNECT authority and the Host header, against a policy that grants one
+// public name and one link-local IPv6 literal: nothing but the granted
+// addresses may be dialled, whatever the spelling. The public name and
+// the literal, spelled in other ways, are the positive controls.
+func TestAttackAddressSpellings(t *testing.T) {
+	checkNoLeak(t)
+	_, port := origin(t)
+	ps := strconv.Itoa(port)
+	res := &fakeResolver{}
+	res.set("api.test", "203.0.113.7")
+	res.set("xn--mnchen-3ya.test", "203.0.113.7")
+	d := &publicDialer{public: "127.0.0.1:" + ps}
+	proxy, _ := startWith(t, []policy.NetRule{
+		{Host: "api.test", Port: u16(port), Allow: true},
+		{Host: "münchen.test", Port: u16(port), Allow: true},
+		{Host: "fe80::1", Port: u16(port), Allow: true},
+	}, Config{Dial: d, Resolver: res, DialTimeout: 300 * time.Millisecond})
+	for _, tc := range []struct {
+		host string // as it goes in the URL's authority, before ":port"
+		ok   bool   // reaches the origin
+	}{
+		{"api.test", true},
+		{"API.TEST.", true},
+		{"xn--mnchen-3ya.test", true},
+		{"m%C3%BCnchen.test", true}, // percent-encoded UTF-8 in the authority
+		{"127.0.0.1", false},
+		{"127.1", false},
+		{"0x7f.1", false},
+		{"2130706433", false},
+		{"0177.0.0.1", false},
+		{"127.0.0.1.", false},
+		{"%31%32%37.0.0.1", false},
+		{"%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1", false}, // fullwidth digits: 127.0.0.1 after IDNA mapping
+		{"[::1]", false},
+		{"[::ffff:127.0.0.1]", false},
+		{"[::ffff:7f00:1]", false},
+		{"[0:0:0:0:0:0:0:1]", false},
+		{"[fe80::1%25lo]", false}, // a zone the rule does not name
+		{"[fe80::1%25eth0]", false},
+		{"api.test%00", false},
+		{"api.test\\@127.0.0.1", false},
+		{"127.0.0.1#@api.test", false},
+		{"api.test.127.0.0.1.nip.io", false}, // a name: resolved (not in the table), never dialled
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			resp, body := proxyGet(t, proxy, "http://"+tc.host+":"+ps+"/x")
+			if tc.ok != (resp.StatusCode == 200) {
+				t.Errorf("HTTP: %d %q", resp.StatusCode, body)
+			}
+			c, err := net.Dial("tcp", proxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			io.WriteString(c, "CONNECT "+tc.host+":"+ps+" HTTP/1.1\r\nHost: api.test:"+ps+"\r\n\r\n")
+			cr, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: "CONNECT"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.ok != (cr.StatusCode == 200) {
+				t.Errorf("CONNECT: %s", cr.Status)
+			}
+		})
+	}
+	// Host names the granted name, the target another address.
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if resp, body := exchange(t, c, bufio.NewReader(c), "GET http://127.0.0.1:"+ps+"/x HTTP/1.1\r\nHost: api.test:"+ps+"\r\n\r\n", "GET"); resp.StatusCode != 403 {
+		t.Errorf("target 127.0.0.1, Host api.test: %d %q", resp.StatusCode, body)
+	}
+	for _, a := range d.dialled() {
+		if a != "203.0.113.7:"+ps && a != "[fe80::1]:"+ps {
+			t.Errorf("dialled %s", a)
+		}
+	}
+}
+
+// The same wedge as TestAttackAbandonedRequestToSilentUpstream while the
+// request body is still being sent: the upstream reads nothing, so the
+// proxy's copy of the body blocks writing to it, and the client gives up.
+// No read of the client can see it leave there (its unread body is ahead
+// of the close), so an upstream that takes less than 16 KiB of a body in
+// IdleTimeout fails the request.
+func TestAttackAbandonedBodyToSilentUpstream(t *testing.T) {
+	checkNoLeak(t)
+	release := make(chan struct{})
+	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		c.SetDeadline(time.Time{})
+		select { // reads nothing, answers nothing
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+	})
+	defer close(release)
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	const maxConns = 2
+	proxy, s := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: maxConns, IdleTimeout: 500 * time.Millisecond})
+	const size = 64 << 20
+	for range maxConns {
+		c, err := net.Dial("tcp", proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(c, "POST "+base+"/up HTTP/1.1\r\nHost: x\r\nContent-Length: "+strconv.Itoa(size)+"\r\n\r\n")
+		// Write until the buffers between us and the silent upstream
+		// are full, then give up.
+		c.SetWriteDeadline(time.Now().Add(300 * time.Millisecond))
+		chunk := make([]byte, 64<<10)
+		for {
+			if _, err := c.Write(chunk); err != nil {
+				break
+			}
+		}
+		c.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for len(s.slots) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(s.slots); n > 0 {
+		t.Errorf("%d client slots still held after every client closed", n)
+	}
+	resp, body := proxyGet(t, proxy, "http://127.0.0.1:1/x")
+	if resp.StatusCode != 403 {
+		t.Errorf("new client after abandoned uploads: %d %q", resp.StatusCode, body)
+	}
+}
+
+// The positive control for the stall limit: an upstream that reads a body
+// slowly, in total for longer than IdleTimeout, gets all of it.
+func TestHTTPSlowBodyReader(t *testing.T) {
+	checkNoLeak(t)
+	const size = 256 << 10
+	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		n := 0
+		buf := make([]byte, 8<<10)
+		for {
+			m, err := req.Body.Read(buf)
+			n += m
+			if err != nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		body := strconv.Itoa(n)
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	})
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{IdleTimeout: 200 * time.Millisecond})
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	go io.WriteString(c, "POST "+base+"/up HTTP/1.1\r\nHost: x\r\nContent-Length: "+strconv.Itoa(size)+"\r\n\r\n"+strings.Repeat("b", size))
+	resp, body := exchange(t, c, bufio.NewReader(c), "", "POST")
+	if resp.StatusCode != 200 || body != strconv.Itoa(size) {
+		t.Errorf("slow reader: %d %q", resp.StatusCode, body)
+	}
+	if took := time.Since(start); took < 200*time.Millisecond {
+		t.Logf("the upload took only %v; the control did not outlast IdleTimeout", took)
+	}
+}

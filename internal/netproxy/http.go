@@ -232,9 +232,16 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		done := make(chan error, 1)
 		up, upBW, br := hc.up, hc.upBW, hc.br
 		go func() {
+			// An upstream that takes less than 16 KiB of the body in
+			// IdleTimeout fails it: the copy would otherwise block in a write, where
+			// a client that gave up is never noticed (the watch below
+			// starts only once the body is sent).
+			upBW.Reset(stallWriter{up, hc.s.cfg.IdleTimeout})
 			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
 			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			upBW.Reset(up) // copyBody flushed (or up is closed)
+			up.SetWriteDeadline(time.Time{})
 			if err != nil {
 				// Unblock the response read in relay.
 				up.Close()
@@ -325,6 +332,30 @@ type clientWatch struct {
 	stopping atomic.Bool
 	left     atomic.Bool // the client closed (or broke) its connection
 	exited   chan struct{}
+}
+
+// stallWriter writes to c in pieces of at most stallPiece bytes, each
+// with a deadline d from its start: a slow reader is fine, one that
+// takes less than a piece in d fails the write.
+type stallWriter struct {
+	c net.Conn
+	d time.Duration
+}
+
+const stallPiece = 16 << 10
+
+func (w stallWriter) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		end := min(len(p), n+stallPiece)
+		w.c.SetWriteDeadline(time.Now().Add(w.d))
+		m, err := w.c.Write(p[n:end])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // longAgo is a deadline that has passed: it ends a blocked read at once.
