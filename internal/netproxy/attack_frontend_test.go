@@ -396,3 +396,51 @@ func TestHTTPSlowBodyReader(t *testing.T) {
 		t.Logf("the upload took only %v; the control did not outlast IdleTimeout", took)
 	}
 }
+
+// Odd request targets in absolute form: schemes, empty and doubled
+// ports, empty hosts, opaque forms, a bracketed IPv4 literal. Each is
+// refused or decided on exactly the endpoint it names; the upstream only
+// ever sees an origin-form path under the grant.
+func TestAttackOddAbsoluteForms(t *testing.T) {
+	checkNoLeak(t)
+	port, seen := recordingOrigin(t)
+	ps := strconv.Itoa(port)
+	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, nil)
+	for _, tc := range []struct {
+		target string
+		code   int
+	}{
+		{"http://127.0.0.1:" + ps + "/api/x", 200}, // control
+		{"HTTP://127.0.0.1:" + ps + "/api/x", 200}, // the scheme is case-insensitive
+		{"http://127.0.0.1:0" + ps + "/api/x", 200},
+		{"ws://127.0.0.1:" + ps + "/api/x", 400},
+		{"https://127.0.0.1:" + ps + "/api/x", 400},
+		{"http+unix://127.0.0.1:" + ps + "/api/x", 400},
+		{"http:127.0.0.1:" + ps + "/api/x", 400}, // opaque
+		{"http:/api/x", 400},
+		{"http:///api/x", 400},
+		{"http://:" + ps + "/api/x", 403}, // the policy refuses the empty host
+		{"http://127.0.0.1:" + ps + ":" + ps + "/api/x", 400},
+		{"http://127.0.0.1:" + ps + "?/api/x", 403}, // the path is "/", the query is not the path
+		{"http://127.0.0.1:" + ps + "/api%00/x", 403},
+		{"http://[127.0.0.1]:" + ps + "/api/x", 400},
+		{"http://127.0.0.1:" + ps + "/API/x", 403},
+		{"*", 400},
+		{"/api/x", 400},
+	} {
+		c, err := net.Dial("tcp", proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, body := exchange(t, c, bufio.NewReader(c), "GET "+tc.target+" HTTP/1.1\r\nHost: 127.0.0.1:"+ps+"\r\n\r\n", "GET")
+		c.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s: %d %q, want %d", tc.target, resp.StatusCode, body, tc.code)
+		}
+	}
+	for _, s := range seen() {
+		if !strings.HasPrefix(s, "GET /api/x ") {
+			t.Errorf("origin saw %q", s)
+		}
+	}
+}
