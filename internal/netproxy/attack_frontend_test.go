@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -442,5 +443,70 @@ func TestAttackOddAbsoluteForms(t *testing.T) {
 		if !strings.HasPrefix(s, "GET /api/x ") {
 			t.Errorf("origin saw %q", s)
 		}
+	}
+}
+
+// The retry of a request on a reused upstream connection that closes
+// before answering may repeat it: only requests that are safe to repeat
+// (idempotent methods, or an Idempotency-Key), as net/http's Transport
+// decided, are sent again. A POST the upstream read and then dropped
+// must reach it once.
+func TestAttackRetryRepeatsRequest(t *testing.T) {
+	checkNoLeak(t)
+	for _, tc := range []struct {
+		method, extra string
+		retried       bool
+	}{
+		{"GET", "", true}, // control: safe to repeat
+		{"DELETE", "", true},
+		{"POST", "", false},
+		{"PATCH", "", false},
+		{"POST", "Idempotency-Key: k1\r\n", true},
+	} {
+		t.Run(tc.method+tc.extra, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []string
+			port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+				for i := 0; ; i++ {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					mu.Lock()
+					seen = append(seen, req.Method+" "+req.URL.Path)
+					mu.Unlock()
+					if req.URL.Path == "/second" && i == 1 {
+						return // read it, then drop the connection unanswered
+					}
+					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				}
+			})
+			base := "http://127.0.0.1:" + strconv.Itoa(port)
+			proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
+			c, err := net.Dial("tcp", proxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			br := bufio.NewReader(c)
+			if resp, body := exchange(t, c, br, "GET "+base+"/first HTTP/1.1\r\nHost: x\r\n\r\n", "GET"); resp.StatusCode != 200 {
+				t.Fatalf("first: %d %q", resp.StatusCode, body)
+			}
+			resp, body := exchange(t, c, br, tc.method+" "+base+"/second HTTP/1.1\r\nHost: x\r\n"+tc.extra+"\r\n", tc.method)
+			mu.Lock()
+			n := 0
+			for _, s := range seen {
+				if strings.HasSuffix(s, "/second") {
+					n++
+				}
+			}
+			mu.Unlock()
+			if tc.retried && (resp.StatusCode != 200 || n != 2) {
+				t.Errorf("retried: %d %q, upstream read it %d times", resp.StatusCode, body, n)
+			}
+			if !tc.retried && (resp.StatusCode != 502 || n != 1) {
+				t.Errorf("not to be repeated: %d %q, upstream read it %d times", resp.StatusCode, body, n)
+			}
+		})
 	}
 }

@@ -207,10 +207,11 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			} else {
 				close(w.exited)
 			}
-			if err != nil && reused && attempt == 0 {
+			if err != nil && reused && attempt == 0 && replayable(h) {
 				// The kept connection was closed by the upstream while
-				// idle; a request without a body is sent again on a new
-				// one, as net/http's transport does.
+				// idle; a request without a body that is safe to repeat
+				// is sent again on a new one, as net/http's transport
+				// does (the upstream may have read it before closing).
 				if hc.stopWatch(w) {
 					hc.dropUpstream()
 					return false // the client has gone
@@ -257,6 +258,22 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		}()
 		return hc.relay(h, done, w)
 	}
+}
+
+// replayable reports whether a request may be sent twice: an idempotent
+// method (RFC 9110 9.2.2), or an Idempotency-Key, as net/http's
+// Transport decided.
+func replayable(h *requestHead) bool {
+	switch h.method {
+	case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE":
+		return true
+	}
+	for _, f := range h.fields {
+		if isField(f.name, "Idempotency-Key", "X-Idempotency-Key") {
+			return true
+		}
+	}
+	return false
 }
 
 // requestHeadFor is the request head sent upstream: origin form, the
