@@ -122,8 +122,7 @@ func FuzzForward(f *testing.F) {
 			if err != nil {
 				return
 			}
-			wg.Add(1)
-			go func() { defer wg.Done(); up.serve(c) }()
+			wg.Go(func() { up.serve(c) })
 		}
 	}()
 	c, err := policy.NewChecker(f.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{
