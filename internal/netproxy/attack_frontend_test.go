@@ -140,6 +140,20 @@ func unsolicitedOrigin(t *testing.T) int {
 	return port
 }
 
+// dialProxyFor starts a proxy that allows 127.0.0.1:port and returns
+// the origin's base URL and a client connection to the proxy (closed at
+// cleanup).
+func dialProxyFor(t *testing.T, port int) (string, net.Conn, *bufio.Reader) {
+	t.Helper()
+	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
+	c, err := net.Dial("tcp", proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return "http://127.0.0.1:" + strconv.Itoa(port), c, bufio.NewReader(c)
+}
+
 // Bytes an upstream sends while its connection is idle (between
 // exchanges) belong to no request: a reused connection that has them
 // must not hand them to the next request, from the same client
@@ -159,15 +173,7 @@ func TestAttackUnsolicitedResponseOnIdleUpstream(t *testing.T) {
 		}
 	})
 	t.Run("held, same client", func(t *testing.T) {
-		port := unsolicitedOrigin(t)
-		base := "http://127.0.0.1:" + strconv.Itoa(port)
-		proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
-		c, err := net.Dial("tcp", proxy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		br := bufio.NewReader(c)
+		base, c, br := dialProxyFor(t, unsolicitedOrigin(t))
 		if resp, body := exchange(t, c, br, "GET "+base+"/a HTTP/1.1\r\nHost: x\r\n\r\n", "GET"); resp.StatusCode != 200 || body != "path=/a" {
 			t.Fatalf("control: %d %q", resp.StatusCode, body)
 		}
@@ -209,7 +215,14 @@ func TestAttackAbandonedRequestToSilentUpstream(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		c.Close()
 	}
-	// Every client gave up: the proxy must have let go of them all.
+	slotsFreed(t, proxy, s)
+}
+
+// slotsFreed fails t unless, within 2 s, the proxy holds no client slot
+// (every client has closed) and answers a new client (the control: a
+// 403 needs no upstream).
+func slotsFreed(t *testing.T, proxy string, s *Server) {
+	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for len(s.slots) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -217,7 +230,6 @@ func TestAttackAbandonedRequestToSilentUpstream(t *testing.T) {
 	if n := len(s.slots); n > 0 {
 		t.Errorf("%d client slots still held after every client closed", n)
 	}
-	// Control: a new client still gets an answer (a 403 needs no upstream).
 	resp, body := proxyGet(t, proxy, "http://127.0.0.1:1/x")
 	if resp.StatusCode != 403 {
 		t.Errorf("new client after abandoned requests: %d %q", resp.StatusCode, body)
@@ -344,17 +356,7 @@ func TestAttackAbandonedBodyToSilentUpstream(t *testing.T) {
 		}
 		c.Close()
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for len(s.slots) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := len(s.slots); n > 0 {
-		t.Errorf("%d client slots still held after every client closed", n)
-	}
-	resp, body := proxyGet(t, proxy, "http://127.0.0.1:1/x")
-	if resp.StatusCode != 403 {
-		t.Errorf("new client after abandoned uploads: %d %q", resp.StatusCode, body)
-	}
+	slotsFreed(t, proxy, s)
 }
 
 // The positive control for the stall limit: an upstream that reads a body
@@ -481,14 +483,7 @@ func TestAttackRetryRepeatsRequest(t *testing.T) {
 					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 				}
 			})
-			base := "http://127.0.0.1:" + strconv.Itoa(port)
-			proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
-			c, err := net.Dial("tcp", proxy)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			br := bufio.NewReader(c)
+			base, c, br := dialProxyFor(t, port)
 			if resp, body := exchange(t, c, br, "GET "+base+"/first HTTP/1.1\r\nHost: x\r\n\r\n", "GET"); resp.StatusCode != 200 {
 				t.Fatalf("first: %d %q", resp.StatusCode, body)
 			}

@@ -3,7 +3,6 @@ package netproxy
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -35,7 +34,6 @@ type fuzzUpstream struct {
 var ok = []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 
 func (u *fuzzUpstream) serve(c net.Conn) {
-	defer c.Close()
 	br := bufio.NewReader(c)
 	for {
 		c.SetDeadline(time.Now().Add(5 * time.Second))
@@ -62,22 +60,6 @@ func (u *fuzzUpstream) serve(c net.Conn) {
 			return
 		}
 	}
-}
-
-// upstreamDialer sends every dial to the fuzz upstream, recording the
-// address asked for.
-type upstreamDialer struct {
-	to    string
-	mu    sync.Mutex
-	addrs []string
-}
-
-func (d *upstreamDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	d.mu.Lock()
-	d.addrs = append(d.addrs, addr)
-	d.mu.Unlock()
-	var nd net.Dialer
-	return nd.DialContext(ctx, network, d.to)
 }
 
 // allowCounter counts the allowed decisions in the proxy's log.
@@ -115,23 +97,14 @@ func FuzzForward(f *testing.F) {
 		f.Fatal(err)
 	}
 	up := &fuzzUpstream{}
-	var wg sync.WaitGroup
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() { up.serve(c) })
-		}
-	}()
+	serveConns(f, l, up.serve)
 	c, err := policy.NewChecker(f.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{
 		{Host: "127.0.0.1", Port: u16(8080), Scheme: new("http"), PathPrefix: new("/api"), Allow: true},
 	}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	d := &upstreamDialer{to: l.Addr().String()}
+	d := &redirectDialer{target: l.Addr().String()}
 	allowed := &allowCounter{}
 	s, err := New(Config{Decide: c.CheckNetEndpoint, Dial: d, Resolver: &fakeResolver{}, Log: allowed,
 		HeaderTimeout: 200 * time.Millisecond, IdleTimeout: 50 * time.Millisecond})
@@ -140,7 +113,7 @@ func FuzzForward(f *testing.F) {
 	}
 	pl := newConnListener(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1})
 	go s.Serve(pl)
-	f.Cleanup(func() { s.Close(); l.Close(); wg.Wait() })
+	f.Cleanup(func() { s.Close() })
 	f.Fuzz(func(t *testing.T, req, resp []byte) {
 		up.mu.Lock()
 		up.raw = resp
@@ -180,13 +153,13 @@ func FuzzForward(f *testing.F) {
 		up.seen = up.seen[:0]
 		up.mu.Unlock()
 		d.mu.Lock()
-		for _, a := range d.addrs {
+		for _, a := range d.asked {
 			if a != "127.0.0.1:8080" {
 				d.mu.Unlock()
 				t.Fatalf("dialled %q", a)
 			}
 		}
-		d.addrs = d.addrs[:0]
+		d.asked = d.asked[:0]
 		d.mu.Unlock()
 	})
 }
