@@ -212,11 +212,11 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 				// idle; a request without a body that is safe to repeat
 				// is sent again on a new one, as net/http's transport
 				// does (the upstream may have read it before closing).
-				if hc.stopWatch(w) {
-					hc.dropUpstream()
-					return false // the client has gone
-				}
+				left := hc.stopWatch(w)
 				hc.dropUpstream()
+				if left {
+					return false
+				}
 				continue
 			}
 			return hc.relay(h, nil, w)
@@ -234,9 +234,9 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		up, upBW, br := hc.up, hc.upBW, hc.br
 		go func() {
 			// An upstream that takes less than 16 KiB of the body in
-			// IdleTimeout fails it: the copy would otherwise block in a write, where
-			// a client that gave up is never noticed (the watch below
-			// starts only once the body is sent).
+			// IdleTimeout fails it: the copy would otherwise block in
+			// a write, where a client that gave up is never noticed
+			// (the watch below starts only once the body is sent).
 			upBW.Reset(stallWriter{up, hc.s.cfg.IdleTimeout})
 			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
