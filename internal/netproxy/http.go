@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -104,6 +105,13 @@ func (hc *httpConn) serve(h *requestHead) bool {
 		// remove dot segments before sending.
 		return hc.reply(h, 400, nil, "jp-policy proxy: request path "+strconv.Quote(u.Path)+" has \".\" or \"..\" segments; send the resolved path\n")
 	}
+	if networkPath(u.EscapedPath()) {
+		// "//x/secret" is the authority "x" and the path "/secret" to a
+		// server that resolves its request target as a URI reference
+		// (Node's new URL(req.url, base), many routers), while the
+		// policy matches the cleaned "/x/secret".
+		return hc.reply(h, 400, nil, "jp-policy proxy: request path "+strconv.Quote(u.EscapedPath())+" starts with two slashes, which a server may read as //host/path; send the path without the empty first segment\n")
+	}
 	host := u.Hostname()
 	port := -1
 	if ps := u.Port(); ps != "" {
@@ -153,10 +161,22 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		if hc.up != nil && hc.upKey != key {
 			hc.parkUpstream()
 		}
-		if hc.up == nil && attempt == 0 {
-			if ic, ok := hc.s.takeIdle(key); ok {
-				hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
+		if hc.up != nil && !idleClean(hc.up) {
+			// Bytes the upstream sent while the connection waited
+			// for this request answer no request of ours.
+			hc.dropUpstream()
+		}
+		for hc.up == nil && attempt == 0 {
+			ic, ok := hc.s.takeIdle(key)
+			if !ok {
+				break
 			}
+			if !idleClean(ic.c) {
+				ic.c.Close()
+				hc.s.removeConn(ic.c)
+				continue
+			}
+			hc.up, hc.upBR, hc.upBW, hc.upKey = ic.c, ic.br, ic.bw, key
 		}
 		reused := hc.up != nil
 		hc.upIdle = false
@@ -177,20 +197,29 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			hc.upBR = bufio.NewReaderSize(up, 4<<10)
 			hc.upBW = bufio.NewWriterSize(up, 4<<10)
 		}
+		w := &clientWatch{exited: make(chan struct{})}
 		if !h.hasBody() {
 			hc.upBW.WriteString(head)
 			err := hc.upBW.Flush()
 			if err == nil {
+				go hc.watchClient(hc.up, w)
 				_, err = hc.upBR.Peek(1)
+			} else {
+				close(w.exited)
 			}
-			if err != nil && reused && attempt == 0 {
+			if err != nil && reused && attempt == 0 && replayable(h) {
 				// The kept connection was closed by the upstream while
-				// idle; a request without a body is sent again on a new
-				// one, as net/http's transport does.
+				// idle; a request without a body that is safe to repeat
+				// is sent again on a new one, as net/http's transport
+				// does (the upstream may have read it before closing).
+				left := hc.stopWatch(w)
 				hc.dropUpstream()
+				if left {
+					return false
+				}
 				continue
 			}
-			return hc.relay(h, nil)
+			return hc.relay(h, nil, w)
 		}
 		if h.expect != "" {
 			// The proxy asks for the body itself once the request is
@@ -204,17 +233,47 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 		done := make(chan error, 1)
 		up, upBW, br := hc.up, hc.upBW, hc.br
 		go func() {
+			// An upstream that takes less than 16 KiB of the body in
+			// IdleTimeout fails it: the copy would otherwise block in
+			// a write, where a client that gave up is never noticed
+			// (the watch below starts only once the body is sent).
+			upBW.Reset(stallWriter{up, hc.s.cfg.IdleTimeout})
 			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
 			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			upBW.Reset(up) // copyBody flushed (or up is closed)
+			up.SetWriteDeadline(time.Time{})
 			if err != nil {
 				// Unblock the response read in relay.
 				up.Close()
 			}
 			done <- err
+			if err != nil {
+				close(w.exited)
+				return
+			}
+			// The request is sent: from here on the client is only
+			// watched for leaving (relay stops the watch).
+			hc.watchClient(up, w)
 		}()
-		return hc.relay(h, done)
+		return hc.relay(h, done, w)
 	}
+}
+
+// replayable reports whether a request may be sent twice: an idempotent
+// method (RFC 9110 9.2.2), or an Idempotency-Key, as net/http's
+// Transport decided.
+func replayable(h *requestHead) bool {
+	switch h.method {
+	case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE":
+		return true
+	}
+	for _, f := range h.fields {
+		if isField(f.name, "Idempotency-Key", "X-Idempotency-Key") {
+			return true
+		}
+	}
+	return false
 }
 
 // requestHeadFor is the request head sent upstream: origin form, the
@@ -284,9 +343,79 @@ func isField(name string, names ...string) bool {
 	return false
 }
 
+// clientWatch is a read on the client connection while its request is
+// answered (see watchClient).
+type clientWatch struct {
+	stopping atomic.Bool
+	left     atomic.Bool // the client closed (or broke) its connection
+	exited   chan struct{}
+}
+
+// stallWriter writes to c in pieces of at most stallPiece bytes, each
+// with a deadline d from its start: a slow reader is fine, one that
+// takes less than a piece in d fails the write.
+type stallWriter struct {
+	c net.Conn
+	d time.Duration
+}
+
+const stallPiece = 16 << 10
+
+func (w stallWriter) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		end := min(len(p), n+stallPiece)
+		w.c.SetWriteDeadline(time.Now().Add(w.d))
+		m, err := w.c.Write(p[n:end])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// longAgo is a deadline that has passed: it ends a blocked read at once.
+var longAgo = time.Unix(1, 0)
+
+// watchClient waits, once a request is fully sent upstream, for the
+// client connection to end, and then closes the upstream connection up:
+// an upstream that never answers (an allowed server may be made to)
+// would otherwise hold this goroutine, the client's MaxConns slot and
+// the upstream connection after the client has given up, and enough
+// given-up requests would wedge the proxy for every new connection.
+// net/http's server cancelled the request the same way. The read is a
+// Peek, so a pipelined next request stays in the buffer. It closes
+// w.exited when it returns; stopWatch ends it.
+func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
+	defer close(w.exited)
+	if _, err := hc.br.Peek(1); err != nil && !w.stopping.Load() {
+		w.left.Store(true)
+		up.Close()
+	}
+}
+
+// stopWatch ends the watch and reports whether the client left (and the
+// upstream connection was closed for it). The client connection has no
+// read deadline afterwards.
+func (hc *httpConn) stopWatch(w *clientWatch) bool {
+	w.stopping.Store(true)
+	hc.c.SetReadDeadline(longAgo)
+	<-w.exited
+	hc.c.SetReadDeadline(time.Time{})
+	return w.left.Load()
+}
+
 // relay reads the upstream response and sends it to the client. body,
-// when not nil, delivers the request body copy's result.
-func (hc *httpConn) relay(h *requestHead, body chan error) bool {
+// when not nil, delivers the request body copy's result; w is the watch
+// on the client (stopped before relay returns).
+func (hc *httpConn) relay(h *requestHead, body chan error, w *clientWatch) (keep bool) {
+	defer func() {
+		if hc.stopWatch(w) {
+			keep, hc.upIdle = false, false
+			hc.dropUpstream()
+		}
+	}()
 	limit := hc.s.cfg.MaxHeaderBytes * 4
 	var r *responseHead
 	var err error
@@ -338,7 +467,7 @@ func (hc *httpConn) relay(h *requestHead, body chan error) bool {
 	noBody := h.method == "HEAD" || r.status == 204 || r.status == 304
 	fr := bodyFraming{length: r.contentLength, chunked: r.chunked}
 	delimited := noBody || r.chunked || r.contentLength >= 0
-	keep := !h.close && delimited && !hc.s.isShuttingDown()
+	keep = !h.close && delimited && !hc.s.isShuttingDown()
 	if r.chunked && h.minor == 0 {
 		keep = false // chunks are HTTP/1.1; the body runs to the close
 	}
@@ -632,6 +761,25 @@ func hasDotSegment(p string) bool {
 			if seg == "." || seg == ".." {
 				return true
 			}
+		}
+		d, err := url.PathUnescape(p)
+		if err != nil || d == p {
+			break
+		}
+		p = d
+	}
+	return false
+}
+
+// networkPath reports whether a request path (as sent, escaped) begins
+// with two separators in any reading hasDotSegment considers, "/" or
+// a backslash (WHATWG URL parsers take it for a slash), the path as
+// sent or percent-decoded up to three times.
+func networkPath(p string) bool {
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
+	for range 4 {
+		if len(p) >= 2 && sep(p[0]) && sep(p[1]) {
+			return true
 		}
 		d, err := url.PathUnescape(p)
 		if err != nil || d == p {

@@ -47,7 +47,9 @@ type Config struct {
 	// connection that runs out of it is closed unanswered.
 	HeaderTimeout time.Duration
 	// IdleTimeout closes a kept-alive HTTP client connection that has
-	// sent no byte of a next request for this long (default 2 min).
+	// sent no byte of a next request for this long, and fails a request
+	// whose upstream takes less than 16 KiB of its body in this long
+	// (default 2 min).
 	IdleTimeout time.Duration
 	// MaxHeaderBytes bounds an HTTP request head, request line included
 	// (default 64 KiB; a longer one is answered 431), a chunked body's
