@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"iter"
 	"net"
 	"net/url"
 	"strconv"
@@ -753,8 +754,8 @@ func closeWrite(c net.Conn) {
 // again, up to three times (servers that decode twice see %252e%252e as
 // ".."). Any reading that yields "." or ".." refuses the request.
 func hasDotSegment(p string) bool {
-	for range 4 {
-		for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+	for r := range pathReadings(p) {
+		for _, seg := range strings.FieldsFunc(r, func(c rune) bool { return c == '/' || c == '\\' }) {
 			if i := strings.IndexByte(seg, ';'); i >= 0 {
 				seg = seg[:i]
 			}
@@ -762,32 +763,40 @@ func hasDotSegment(p string) bool {
 				return true
 			}
 		}
-		d, err := url.PathUnescape(p)
-		if err != nil || d == p {
-			break
-		}
-		p = d
 	}
 	return false
 }
 
 // networkPath reports whether a request path (as sent, escaped) begins
 // with two separators in any reading hasDotSegment considers, "/" or
-// a backslash (WHATWG URL parsers take it for a slash), the path as
-// sent or percent-decoded up to three times.
+// a backslash (WHATWG URL parsers take it for a slash).
 func networkPath(p string) bool {
 	sep := func(c byte) bool { return c == '/' || c == '\\' }
-	for range 4 {
-		if len(p) >= 2 && sep(p[0]) && sep(p[1]) {
+	for r := range pathReadings(p) {
+		if len(r) >= 2 && sep(r[0]) && sep(r[1]) {
 			return true
 		}
-		d, err := url.PathUnescape(p)
-		if err != nil || d == p {
-			break
-		}
-		p = d
 	}
 	return false
+}
+
+// pathReadings yields a request path as sent, then percent-decoded again
+// and again, up to three times, stopping at the first decoding that fails
+// or changes nothing: the readings of servers that decode once, twice or
+// three times.
+func pathReadings(p string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for range 4 {
+			if !yield(p) {
+				return
+			}
+			d, err := url.PathUnescape(p)
+			if err != nil || d == p {
+				return
+			}
+			p = d
+		}
+	}
 }
 
 func bracket(h string) string {
