@@ -93,19 +93,14 @@ func buildRuleset(s *Sandbox) (*ruleset, error) {
 		if mask == 0 {
 			return nil
 		}
-		fd, err := OpenPath(r.Path, follow)
+		fd, dir, err := openRulePath(r.Path, follow)
 		if err != nil {
 			if errors.Is(err, unix.ENOENT) && r.Optional {
 				return nil
 			}
 			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
 		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			unix.Close(fd)
-			return &PathError{Clause: r.Clause, Path: r.Path, Err: err}
-		}
-		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if !dir {
 			mask &= fileRights
 		}
 		if mask == 0 {
@@ -150,20 +145,42 @@ func buildRuleset(s *Sandbox) (*ruleset, error) {
 	return rs, nil
 }
 
+// openRulePath opens p as OpenPath does and says whether it is a
+// directory, without an fstat: a first open with O_DIRECTORY succeeds
+// only on a directory, and when it fails with ENOTDIR the second open,
+// without it, can only find something else (or fail as before). A path
+// swapped for a directory between the two opens gets the file rights
+// only, which is narrower. On a VM where a system call costs microseconds
+// this saves a call per directory rule (most of them) and one per file.
+func openRulePath(p string, follow bool) (fd int, dir bool, err error) {
+	fd, err = openPath(p, follow, unix.O_DIRECTORY)
+	if err == nil {
+		return fd, true, nil
+	}
+	if !errors.Is(err, unix.ENOTDIR) {
+		return -1, false, err
+	}
+	fd, err = openPath(p, follow, 0)
+	return fd, false, err
+}
+
 // OpenPath opens p as an O_PATH descriptor for a path_beneath rule. With
 // follow unset no component may be a symlink (openat2
 // RESOLVE_NO_SYMLINKS; on kernels without openat2, only the last
 // component is checked).
-func OpenPath(p string, follow bool) (int, error) {
+func OpenPath(p string, follow bool) (int, error) { return openPath(p, follow, 0) }
+
+func openPath(p string, follow bool, extra int) (int, error) {
+	flags := unix.O_PATH | unix.O_CLOEXEC | extra
 	if follow {
-		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+		return unix.Open(p, flags, 0)
 	}
 	fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Flags:   uint64(flags),
 		Resolve: unix.RESOLVE_NO_SYMLINKS,
 	})
 	if errors.Is(err, unix.ENOSYS) {
-		return unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		return unix.Open(p, flags|unix.O_NOFOLLOW, 0)
 	}
 	return fd, err
 }
@@ -177,14 +194,26 @@ func (rs *ruleset) close() {
 
 // restrictThread creates the ruleset and applies it to the calling OS
 // thread only. The caller must hold that thread (runtime.LockOSThread)
-// until it execs.
-func (rs *ruleset) restrictThread() error {
-	defer rs.close()
+// until it execs. With keep, a successful call leaves the rule paths'
+// descriptors and the ruleset's open: every one is close-on-exec (O_PATH
+// opens ask for it, ruleset descriptors always have it), so the execve
+// that follows closes them all, and ~40 close calls are saved on the
+// fast path (each a few microseconds on the development VM).
+func (rs *ruleset) restrictThread(keep bool) (err error) {
+	defer func() {
+		if err != nil || !keep {
+			rs.close()
+		}
+	}()
 	fd, err := llsyscall.LandlockCreateRuleset(&rs.attr, 0)
 	if err != nil {
 		return fmt.Errorf("landlock_create_ruleset: %w", err)
 	}
-	defer unix.Close(fd)
+	defer func() {
+		if err != nil || !keep {
+			unix.Close(fd)
+		}
+	}()
 	for i := range rs.paths {
 		if err := llsyscall.LandlockAddPathBeneathRule(fd, &rs.paths[i], 0); err != nil {
 			return fmt.Errorf("landlock_add_rule %s: %w", rs.clauses[i], err)
@@ -211,7 +240,7 @@ func RestrictThread(s *Sandbox) error {
 	if err != nil || rs == nil {
 		return err
 	}
-	return rs.restrictThread()
+	return rs.restrictThread(false)
 }
 
 // ExecFailed is the command's own execve failing after the sandbox was
@@ -244,7 +273,10 @@ func ExecLocked(s *Sandbox, path string, argv, env []string) error {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if rs != nil {
-		if err := rs.restrictThread(); err != nil {
+		// Kept open for the execve below to close (restrictThread); if
+		// anything after fails, the caller exits or hands over by execve,
+		// which closes them too.
+		if err := rs.restrictThread(true); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@
 package execcore
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/execplan"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // The bits execcore applies are the ones compile writes: package
@@ -54,5 +56,57 @@ func TestBuildRulesetMasksByKind(t *testing.T) {
 	s.HandledFS = uint64(landlock.RightsForABI(7))
 	if _, err := buildRuleset(s); err == nil || !strings.Contains(err.Error(), "fs[2]") {
 		t.Errorf("a missing required path must be refused, got %v", err)
+	}
+}
+
+// TestOpenRulePath: the kind comes from the open itself (O_DIRECTORY
+// first), and every path the fstat version refused is still refused.
+func TestOpenRulePath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(dir, "ld")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, filepath.Join(dir, "lf")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path    string
+		follow  bool
+		dir     bool
+		wantErr error
+	}{
+		{dir, false, true, nil},
+		{file, false, false, nil},
+		{filepath.Join(dir, "ld"), true, true, nil},
+		{filepath.Join(dir, "lf"), true, false, nil},
+		{filepath.Join(dir, "ld"), false, false, unix.ELOOP},
+		{filepath.Join(dir, "lf"), false, false, unix.ELOOP},
+		{filepath.Join(file, "x"), false, false, unix.ENOTDIR},
+		{filepath.Join(dir, "gone"), false, false, unix.ENOENT},
+		{"/dev/null", true, false, nil},
+	} {
+		fd, isDir, err := openRulePath(tc.path, tc.follow)
+		if tc.wantErr != nil {
+			if !errors.Is(err, tc.wantErr) {
+				t.Errorf("%s follow=%v: err %v, want %v", tc.path, tc.follow, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s follow=%v: %v", tc.path, tc.follow, err)
+			continue
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			t.Fatal(err)
+		}
+		unix.Close(fd)
+		if isDir != tc.dir || (st.Mode&unix.S_IFMT == unix.S_IFDIR) != tc.dir {
+			t.Errorf("%s follow=%v: dir %v (fstat mode %o), want %v", tc.path, tc.follow, isDir, st.Mode&unix.S_IFMT, tc.dir)
+		}
 	}
 }
