@@ -237,7 +237,7 @@ func HexOK(s string) bool {
 // *OldPinError for a pin of an older format.
 func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
 	path := PinFile(dataDir, root, artifactPath)
-	f, err := os.Open(path)
+	f, size, err := openPinFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", &NoPinError{Artifact: artifactPath, PinDir: parentDir(path)}
 	}
@@ -245,11 +245,7 @@ func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
 		return nil, "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	pin, body, err := ParsePinHeader(bufio.NewReaderSize(io.NewSectionReader(f, 0, fi.Size()), 4096))
+	pin, body, err := ParsePinHeader(bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 4096))
 	if err != nil {
 		return nil, "", &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
 	}
@@ -263,7 +259,7 @@ func PinTool(dataDir, root, artifactPath, tool string) (*Pin, string, error) {
 		return pin, "", nil
 	}
 	pin.Tools = map[string]string{}
-	sum, err := LookupTool(f, int64(body), fi.Size(), tool)
+	sum, err := LookupTool(f, int64(body), size, tool)
 	if err != nil {
 		return nil, "", &TamperError{Path: path, Reason: "is not a pin this jp-policy wrote"}
 	}
