@@ -93,7 +93,16 @@ func buildRuleset(s *Sandbox) (*ruleset, error) {
 		if mask == 0 {
 			return nil
 		}
-		fd, dir, err := openRulePath(r.Path, follow)
+		// A grant of file rights only is the same on a file and on a
+		// directory, so its path's kind does not matter: one open.
+		var fd int
+		var err error
+		dir := false
+		if mask&^fileRights == 0 {
+			fd, err = OpenPath(r.Path, follow)
+		} else {
+			fd, dir, err = openRulePath(r.Path, follow)
+		}
 		if err != nil {
 			if errors.Is(err, unix.ENOENT) && r.Optional {
 				return nil
