@@ -2,19 +2,19 @@
 
 package execplan
 
-import "os"
+import (
+	"os"
 
-// pinFile is an *os.File where no bare-descriptor reader is written.
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+)
+
+// pinFile is an *os.File where no bare-descriptor reader is written,
+// opened as every other file exec reads (jpdirs.OpenRegular).
 type pinFile = os.File
 
 func openPinFile(path string) (*pinFile, int64, error) {
-	f, err := os.Open(path)
+	f, fi, err := jpdirs.OpenRegular(path)
 	if err != nil {
-		return nil, 0, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, 0, err
 	}
 	return f, fi.Size(), nil

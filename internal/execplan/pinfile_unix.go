@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // pinFile reads the pin through a bare descriptor. An *os.File would
@@ -14,13 +16,19 @@ import (
 // for a regular file, and the poller's descriptor cache): system calls
 // and first touches on every tool call, for a file that is only ever
 // read with pread.
+//
+// It is opened without blocking and must be a regular file, as
+// jpdirs.OpenRegular requires of every other file exec reads: a FIFO or
+// a device planted at the pin's path is refused at once instead of
+// hanging every exec, and a kernel file such as /proc/kmsg answers the
+// non-blocking pread with EAGAIN (no poller turns that into a wait).
 type pinFile struct{ fd int }
 
 func openPinFile(path string) (*pinFile, int64, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			break
 		}
@@ -32,6 +40,10 @@ func openPinFile(path string) (*pinFile, int64, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		syscall.Close(fd)
 		return nil, 0, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if uint32(st.Mode)&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, 0, &jpdirs.NotRegularError{Path: path, Mode: fileMode(uint32(st.Mode))}
 	}
 	return &pinFile{fd: fd}, st.Size, nil
 }
@@ -57,3 +69,20 @@ func (f *pinFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (f *pinFile) Close() error { return syscall.Close(f.fd) }
+
+// fileMode is the fs.FileMode type bits of a stat mode, for the message.
+func fileMode(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	}
+	return fs.ModeIrregular
+}
