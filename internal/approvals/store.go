@@ -112,10 +112,17 @@ func (s *Store) Lookup(rulePath string) (target string, ok bool) {
 // that share root's id, so it does not hold at root.
 func (s *Store) LookupIn(rulePath, root string) (target string, elsewhere []string, ok bool) {
 	e, ok := s.entries[rulePath]
-	if ok && len(e.ApprovedIn) > 0 && !slices.Contains(e.ApprovedIn, root) {
+	if ok && !e.holdsIn(root) {
 		elsewhere = slices.Clone(e.ApprovedIn)
 	}
 	return e.CanonicalTarget, elsewhere, ok
+}
+
+// holdsIn reports whether the entry's approval holds in the workspace
+// whose canonical root is root: it names no workspace (written by hand
+// or by JP), or root among them. The one place that decides it.
+func (e Entry) holdsIn(root string) bool {
+	return len(e.ApprovedIn) == 0 || slices.Contains(e.ApprovedIn, root)
 }
 
 // Classify compares canonicalTarget with the approval stored for rulePath,
@@ -129,7 +136,7 @@ func (s *Store) Classify(rulePath, canonicalTarget, root string) Status {
 		return Status{Kind: Unknown}
 	case e.CanonicalTarget != canonicalTarget:
 		return Status{Kind: Retargeted, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
-	case len(e.ApprovedIn) == 0 || slices.Contains(e.ApprovedIn, root):
+	case e.holdsIn(root):
 		return Status{Kind: Approved, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt}
 	default:
 		return Status{Kind: OtherWorkspace, Previous: e.CanonicalTarget, ApprovedAt: e.ApprovedAt, ApprovedIn: slices.Clone(e.ApprovedIn)}
@@ -142,7 +149,7 @@ func (s *Store) Classify(rulePath, canonicalTarget, root string) Status {
 // entry and holds in root only (the other workspaces are asked again).
 func (s *Store) Approve(rulePath, target, root string, now time.Time) {
 	if e, ok := s.entries[rulePath]; ok && e.CanonicalTarget == target {
-		if len(e.ApprovedIn) == 0 || slices.Contains(e.ApprovedIn, root) {
+		if e.holdsIn(root) {
 			return
 		}
 		e.ApprovedIn = append(slices.Clone(e.ApprovedIn), root)
@@ -173,7 +180,7 @@ func (s *Store) Revoke(rulePath, root string) (ok bool, elsewhere []string) {
 	case len(e.ApprovedIn) == 0 || len(e.ApprovedIn) == 1 && e.ApprovedIn[0] == root:
 		delete(s.entries, rulePath)
 		return true, nil
-	case !slices.Contains(e.ApprovedIn, root):
+	case !e.holdsIn(root):
 		return false, slices.Clone(e.ApprovedIn)
 	}
 	e.ApprovedIn = slices.DeleteFunc(slices.Clone(e.ApprovedIn), func(r string) bool { return r == root })
