@@ -57,6 +57,7 @@ import (
 	"io"
 	"os"
 
+	_ "github.com/jp-policy/jp-policy/internal/earlyheap"  // as cmd/jp-policy
 	_ "github.com/jp-policy/jp-policy/internal/earlystack" // as cmd/jp-policy
 )
 
