@@ -11,7 +11,7 @@
 # ~35 us they are most of a run's CPU time (docs/exec.md). Every Go binary is built the same way (-trimpath -ldflags "-s -w",
 # the documented build).
 #
-#   bench/exec.sh [RUNS]
+#   bench/exec.sh [RUNS]     (ROUNDS=5: RUNS split over 5 hyperfine rounds)
 #
 # The jp-policy policy has 10 fs rules (a read-write workspace narrowed
 # around .env and three read-only directories, plus read-only and
@@ -193,7 +193,25 @@ if command -v bwrap >/dev/null && bwrap --unshare-user --unshare-net --ro-bind /
 fi
 
 cd "$ws"
-hyperfine -N --warmup 50 --runs "$runs" --export-json "$tmp/result.json" "${cmds[@]}"
+# In rounds (bench/merge_rounds.py): a slow minute falls on every command
+# alike. ROUNDS=1 gives one hyperfine run of RUNS per command.
+rounds=${ROUNDS:-5}
+per=$(( (runs + rounds - 1) / rounds ))
+for ((r = 1; r <= rounds; r++)); do
+  echo "round $r of $rounds ($per runs per command)" >&2
+  # Each round in its own order, so no command always runs right after
+  # another (what runs before can warm or cool caches for what follows).
+  # Round 1 keeps the listed order, which is the order of the report.
+  order=("${cmds[@]}")
+  if [ "$r" -gt 1 ]; then
+    order=()
+    for i in $(seq 0 3 $(( ${#cmds[@]} - 1 )) | shuf --random-source=<(yes "$r")); do
+      order+=("${cmds[@]:i:3}")
+    done
+  fi
+  hyperfine -N --warmup 10 --runs "$per" --export-json "$tmp/round$r.json" "${order[@]}" >/dev/null
+done
+python3 "$repo/bench/merge_rounds.py" "$tmp/result.json" "$tmp"/round*.json
 
 python3 - "$tmp/result.json" <<'PY'
 import json, sys
@@ -203,6 +221,9 @@ m = {k: v["median"] * 1e3 for k, v in res.items()}
 print()
 for k in res:
     print(f"{k:28} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  / C floor {m[k]/m['C floor']:5.2f}  / Go floor {m[k]/m['Go floor']:5.2f}")
+# The headline ratio round by round: its spread is the noise.
+per_round = [a / b for a, b in zip(res['jp-policy-exec, ro']['round_medians'], res['Go floor']['round_medians'])]
+print("jp-policy-exec, ro / Go floor by round: " + " ".join(f"{x:.2f}" for x in per_round))
 print(f"1,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 1000 tools']/m['jp-policy exec']:.2f}")
 print(f"jp-policy-exec: 10,000 tools / 1 tool = {m['jp-policy-exec, 10000 tools']/m['jp-policy-exec, ro']:.2f}; jp-policy exec / jp-policy-exec = {m['jp-policy exec, ro']/m['jp-policy-exec, ro']:.2f}")
 print(f"10,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 10000 tools']/m['jp-policy exec']:.2f}")

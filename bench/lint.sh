@@ -2,7 +2,7 @@
 # Benchmark `jp-policy lint` against a hello-world Go binary in the same
 # hyperfine run, so the ratio is independent of the machine.
 #
-#   bench/lint.sh [WORKSPACE]
+#   bench/lint.sh [WORKSPACE]     (ROUNDS=5 hyperfine rounds of 30 runs)
 #
 # It lints the bundled example workspace (examples/workspace, the one the
 # README walks through), WORKSPACE (default JP's own config,
@@ -189,7 +189,24 @@ cmds=(
 # Both binaries must print the same report, or the comparison is void.
 cmp <("$tmp/jp-policy" lint --workspace "$tmp/ws20") <("$tmp/lint-only" lint --workspace "$tmp/ws20")
 
-hyperfine --warmup 5 --min-runs 50 -N --export-json "$tmp/result.json" "${cmds[@]}"
+# In rounds (bench/merge_rounds.py): a slow minute falls on every command
+# alike.
+rounds=${ROUNDS:-5}
+for ((r = 1; r <= rounds; r++)); do
+  echo "round $r of $rounds" >&2
+  # Each round in its own order, so no command always runs right after
+  # another (what runs before can warm or cool caches for what follows).
+  # Round 1 keeps the listed order, which is the order of the report.
+  order=("${cmds[@]}")
+  if [ "$r" -gt 1 ]; then
+    order=()
+    for i in $(seq 0 3 $(( ${#cmds[@]} - 1 )) | shuf --random-source=<(yes "$r")); do
+      order+=("${cmds[@]:i:3}")
+    done
+  fi
+  hyperfine --warmup 5 --runs 30 -N --export-json "$tmp/round$r.json" "${order[@]}" >/dev/null
+done
+python3 "$repo/bench/merge_rounds.py" "$tmp/result.json" "$tmp"/round*.json
 
 python3 - "$tmp/result.json" <<'PY'
 import json, sys
@@ -198,6 +215,8 @@ m = {x["command"]: x["median"] * 1e3 for x in res}
 print()
 for k, v in m.items():
     print(f"{k:28} median {v:7.2f} ms  / hello-world {v / m['hello-world']:5.2f}")
+r = {x["command"]: x["round_medians"] for x in res}
+print("lint 20 tools / hello-world by round: " + " ".join(f"{a / b:.2f}" for a, b in zip(r["lint 20 tools"], r["hello-world"])))
 PY
 
 if command -v perf >/dev/null && perf stat -e page-faults true >/dev/null 2>&1; then

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/jp-policy/jp-policy/internal/caps"
 	"github.com/jp-policy/jp-policy/internal/execplan"
@@ -120,7 +121,7 @@ func buildRuleset(s *Sandbox) (*ruleset, error) {
 		rs.clauses = append(rs.clauses, r.Clause)
 		return nil
 	}
-	noTTY := !nsroot.StdioIsTerminal()
+	noTTY := !stdioIsTerminal()
 	for i := range s.Baseline {
 		if noTTY && s.Baseline[i].Path == "/dev/tty" {
 			// A tool whose standard streams are not a terminal (JP runs
@@ -342,7 +343,29 @@ func SetCloexecAbove2() error {
 // leader (a shell's foreground job); the Landlock ruleset then still
 // withholds /dev/tty.
 func DetachTerminal() {
-	if !nsroot.StdioIsTerminal() {
+	if !stdioIsTerminal() {
 		_, _ = unix.Setsid()
 	}
+}
+
+// stdioTTY remembers nsroot.StdioIsTerminal for this process: 0 not yet
+// asked, 1 a terminal, 2 none. An exec asks twice (DetachTerminal, then
+// the ruleset's /dev/tty), three ioctls each time; the standard streams
+// do not change in between.
+var stdioTTY atomic.Int32
+
+func stdioIsTerminal() bool {
+	switch stdioTTY.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	tty := nsroot.StdioIsTerminal()
+	if tty {
+		stdioTTY.Store(1)
+	} else {
+		stdioTTY.Store(2)
+	}
+	return tty
 }

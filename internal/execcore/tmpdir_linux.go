@@ -97,7 +97,12 @@ func sweepTmp(root string) {
 		if startTime(n, &cur) && cur.String() == start {
 			continue
 		}
-		_ = os.RemoveAll(filepath.Join(root, name))
+		// Most tools leave their directory empty: one rmdir. os.RemoveAll
+		// would try unlink first (EISDIR) on every exec.
+		dir := filepath.Join(root, name)
+		if unix.Rmdir(dir) != nil {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 

@@ -106,23 +106,29 @@ func (e *LayerChainError) Unwrap() error { return execplan.ErrStale }
 // catch edits of recorded layers; this catches a layer in a directory the
 // compile never looked at. A few stat calls per directory level.
 func checkLayerChain(root string, inputs []execplan.Input) error {
-	cwd, err := os.Getwd()
+	cwd, err := realCwd()
 	if err != nil {
 		return fmt.Errorf("current directory: %w", err)
 	}
-	if real, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = real
-	}
 	recorded := map[string]bool{}
+	// absent: the candidates verifyInputs has just found missing, as the
+	// artifact recorded them; no need to ask again.
+	absent := map[string]bool{}
 	for _, in := range inputs {
-		if in.Kind == "layer" && strings.HasPrefix(filepath.Base(in.Path), ".jp.") {
+		switch {
+		case in.Kind == "layer" && strings.HasPrefix(filepath.Base(in.Path), ".jp."):
 			recorded[in.Path] = true
+		case in.Kind == "candidate" && in.SHA256 == "":
+			absent[in.Path] = true
 		}
 	}
 	here := map[string]bool{}
 	for _, dir := range jpdirs.DirsDown(root, cwd) {
 		for _, p := range jpdirs.DotJPFiles(dir) {
 			here[p] = true
+			if absent[p] {
+				continue
+			}
 			fi, err := os.Stat(p)
 			if err != nil || fi.IsDir() {
 				continue
