@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -158,31 +157,6 @@ func (p *Plan) namespaced(o *Options, spec seccomp.Spec) seccomp.Spec {
 		}
 	}
 	return spec
-}
-
-// fallbackFor is the fast plan to run when the namespaced Start reports
-// user namespaces unavailable, or the refusal when that would weaken the
-// policy without --best-effort.
-func (p *Plan) fallbackFor(err error) (*Plan, error) {
-	if p.fallback == nil || !errors.Is(err, nsroot.ErrUnavailable) {
-		return nil, err
-	}
-	fb := p.fallback
-	why := "no unprivileged user namespaces here (" + err.Error() + ")"
-	fb.NSUnavailable = why
-	fb.Degraded = append(fb.Degraded, fallbackDegradations(fb.NSNeeds, why)...)
-	filter, reason := buildFilter(*fb.Manifest.Seccomp)
-	if reason != "" {
-		return nil, fmt.Errorf("namespaced exec: %w; and the fast path's seccomp filter cannot be built: %s", err, reason)
-	}
-	fb.Filter = filter
-	if len(fb.Degraded) > 0 && !fb.bestEffort {
-		return nil, &UnenforceableError{ABI: fb.ABI, Degraded: fb.Degraded}
-	}
-	if err := fb.setTmp(false); err != nil {
-		return nil, err
-	}
-	return fb, nil
 }
 
 // privateNet reports whether the namespaced path gives the tool its own

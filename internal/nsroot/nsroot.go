@@ -49,18 +49,5 @@ func (e *SetupError) Unwrap() error {
 
 func (e *SetupError) Error() string { return "sandbox setup (" + e.Step + "): " + e.Msg }
 
-// finalize is the launcher's hook, run in stage 2 after the root is built.
-var finalize func(*Spec) error
-
-// SetFinalize registers the function stage 2 calls after building the
-// root and dropping every capability (no_new_privs is set), on the OS
-// thread that then execs the command, so thread-scoped restrictions
-// (Landlock's restrict_self, a seccomp filter without TSYNC) carry over.
-// It must be registered from an init function: stage 2 runs before main
-// does anything else. An error aborts the run (fail closed).
-func SetFinalize(f func(*Spec) error) { finalize = f }
-
 // IsStage2 reports whether this process is a re-exec'd stage 2.
 func IsStage2() bool { return len(os.Args) == 2 && os.Args[1] == stage2Arg }
-
-func testDisabled() bool { return os.Getenv(TestNoUsernsEnv) == "1" }
