@@ -193,25 +193,12 @@ if command -v bwrap >/dev/null && bwrap --unshare-user --unshare-net --ro-bind /
 fi
 
 cd "$ws"
-# In rounds (bench/merge_rounds.py): a slow minute falls on every command
-# alike. ROUNDS=1 gives one hyperfine run of RUNS per command.
+# In rounds (bench/rounds.sh). ROUNDS=1 gives one hyperfine run of RUNS
+# per command.
 rounds=${ROUNDS:-5}
-per=$(( (runs + rounds - 1) / rounds ))
-for ((r = 1; r <= rounds; r++)); do
-  echo "round $r of $rounds ($per runs per command)" >&2
-  # Each round in its own order, so no command always runs right after
-  # another (what runs before can warm or cool caches for what follows).
-  # Round 1 keeps the listed order, which is the order of the report.
-  order=("${cmds[@]}")
-  if [ "$r" -gt 1 ]; then
-    order=()
-    for i in $(seq 0 3 $(( ${#cmds[@]} - 1 )) | shuf --random-source=<(yes "$r")); do
-      order+=("${cmds[@]:i:3}")
-    done
-  fi
-  hyperfine -N --warmup 10 --runs "$per" --export-json "$tmp/round$r.json" "${order[@]}" >/dev/null
-done
-python3 "$repo/bench/merge_rounds.py" "$tmp/result.json" "$tmp"/round*.json
+# shellcheck source=bench/rounds.sh
+. "$repo/bench/rounds.sh"
+hyperfine_rounds "$tmp/result.json" "$rounds" $(( (runs + rounds - 1) / rounds )) 10 "${cmds[@]}"
 
 python3 - "$tmp/result.json" <<'PY'
 import json, sys

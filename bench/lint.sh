@@ -189,24 +189,10 @@ cmds=(
 # Both binaries must print the same report, or the comparison is void.
 cmp <("$tmp/jp-policy" lint --workspace "$tmp/ws20") <("$tmp/lint-only" lint --workspace "$tmp/ws20")
 
-# In rounds (bench/merge_rounds.py): a slow minute falls on every command
-# alike.
-rounds=${ROUNDS:-5}
-for ((r = 1; r <= rounds; r++)); do
-  echo "round $r of $rounds" >&2
-  # Each round in its own order, so no command always runs right after
-  # another (what runs before can warm or cool caches for what follows).
-  # Round 1 keeps the listed order, which is the order of the report.
-  order=("${cmds[@]}")
-  if [ "$r" -gt 1 ]; then
-    order=()
-    for i in $(seq 0 3 $(( ${#cmds[@]} - 1 )) | shuf --random-source=<(yes "$r")); do
-      order+=("${cmds[@]:i:3}")
-    done
-  fi
-  hyperfine --warmup 5 --runs 30 -N --export-json "$tmp/round$r.json" "${order[@]}" >/dev/null
-done
-python3 "$repo/bench/merge_rounds.py" "$tmp/result.json" "$tmp"/round*.json
+# In rounds (bench/rounds.sh): 5 rounds of 30 runs unless ROUNDS says.
+# shellcheck source=bench/rounds.sh
+. "$repo/bench/rounds.sh"
+hyperfine_rounds "$tmp/result.json" "${ROUNDS:-5}" 30 5 "${cmds[@]}"
 
 python3 - "$tmp/result.json" <<'PY'
 import json, sys

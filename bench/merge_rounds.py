@@ -3,7 +3,7 @@
 
     merge_rounds.py OUT ROUND1.json ROUND2.json ...
 
-bench/exec.sh and bench/lint.sh run hyperfine in rounds (all commands once
+bench/rounds.sh (for bench/exec.sh and bench/lint.sh) runs hyperfine in rounds (all commands once
 per round, each round a fresh hyperfine run) instead of all runs of one
 command back to back, so a slow minute on the machine falls on every
 command alike rather than on whichever ran then; the ratios they print
