@@ -1,0 +1,86 @@
+package tomlpos
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestTOMLAsJPReadsIt holds the documents where jp-policy's reading once
+// differed from JP's (the toml crate 1.0.3, TOML 1.1, at JP 4c1c39f1):
+// each must be refused where JP refuses it and read as JP reads it where
+// JP accepts it. JP's crate is not runnable here; its behaviour comes from
+// its source (crates/toml/src/de/parser) and toml-test's TOML 1.1 cases.
+func TestTOMLAsJPReadsIt(t *testing.T) {
+	refused := []struct{ name, doc, msg string }{
+		// An inline table written as a value is frozen, also for the
+		// dotted keys of the inline table around it (toml's
+		// inline_table::descend_path: "duplicate key"). jp-policy read
+		// both as one merged table.
+		{"inline value extended by a sibling dotted key", "t = { inner = { read = true }, inner.write = true }\n", `"inner" is an inline table`},
+		{"deeper inline value extended", "t = { a = { b = { c = 1 } }, a.b.d = 2 }\n", `"a" is an inline table`},
+		{"inline value then dotted inline", "tbl = { fruit = { apple.color = \"red\" }, fruit.apple.texture = { smooth = true } }\n", `"fruit"`},
+		// The same freezing for headers: a table a dotted key made inside
+		// an inline table cannot be reopened by [header].
+		{"header into an inline dotted table", "t = { a.b = 1 }\n[t.a]\nc = 2\n", `"t" is an inline table`},
+		{"header below an inline dotted table", "t = { a.b = 1 }\n[t.a.x]\n", `"t" is an inline table`},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := ParseTOML("f.toml", []byte(tc.doc))
+			if err == nil {
+				t.Fatalf("accepted, read as %v", root.Value())
+			}
+			if !strings.Contains(err.Error(), tc.msg) || !strings.HasPrefix(err.Error(), "f.toml:1:") && !strings.HasPrefix(err.Error(), "f.toml:2:") {
+				t.Errorf("error %q: want a position and %s", err, tc.msg)
+			}
+		})
+	}
+
+	accepted := []struct {
+		name, doc string
+		check     func(*Node) bool
+	}{
+		// Dotted keys of one inline table may fill the tables they made.
+		{"inline dotted siblings", "t = { a.b = 1, a.c = 2 }\n", func(r *Node) bool {
+			a := r.Get("t").Get("a")
+			return a.Get("b").Int == 1 && a.Get("c").Int == 2
+		}},
+		// TOML allows a sign on nan; JP reads it (toml-test
+		// valid/float/inf-and-nan); strconv alone refused it.
+		{"signed nan", "a = -nan\nb = +nan\n", func(r *Node) bool {
+			return math.IsNaN(r.Get("a").Float) && math.IsNaN(r.Get("b").Float)
+		}},
+		// toml_parser skips a UTF-8 byte order mark; go-toml's parser
+		// does not, so jp-policy refused a config JP reads. Positions
+		// stay those of the file as written (the mark is column 1).
+		{"byte order mark", "\ufeff[conversation]\nx = 1\n", func(r *Node) bool {
+			x := r.Get("conversation").Get("x")
+			return x.Int == 1 && x.Pos.Line == 2 && x.Pos.Col == 5 && r.Get("conversation").Pos.Col == 2
+		}},
+	}
+	for _, tc := range accepted {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := ParseTOML("f.toml", []byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(root) {
+				t.Errorf("read as %#v", root.Value())
+			}
+		})
+	}
+}
+
+// TestBOMOnlyAtStart: a byte order mark anywhere but the first bytes is
+// not skipped, by JP either.
+func TestBOMOnlyAtStart(t *testing.T) {
+	for _, doc := range []string{"a = 1\n\ufeffb = 2\n", "\ufeff\ufeffa = 1\n", "a = \ufeff1\n"} {
+		if _, err := ParseTOML("f", []byte(doc)); err == nil {
+			t.Errorf("%q: accepted", doc)
+		}
+	}
+	if _, err := ParseJSON("f", []byte("\ufeff{}")); err == nil {
+		t.Error("JSON with a byte order mark accepted; serde_json refuses it")
+	}
+}
