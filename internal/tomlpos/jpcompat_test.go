@@ -84,3 +84,43 @@ func TestBOMOnlyAtStart(t *testing.T) {
 		t.Error("JSON with a byte order mark accepted; serde_json refuses it")
 	}
 }
+
+// TestJSONAsJPReadsIt: JSON documents encoding/json reads and serde_json,
+// JP's reader, refuses. jp-policy read them with U+FFFD in place of what
+// was written (so a path or a key JP never loads), or deeper than JP
+// reads; each is now refused at the offending character.
+func TestJSONAsJPReadsIt(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }
+	deepArr := func(n int) string { return `{"a":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + "}" }
+	refused := []struct{ name, doc, at, msg string }{
+		{"lone high surrogate value", `{"path": "src/\ud800"}`, "f.json:1:15", "unpaired UTF-16 surrogate"},
+		{"lone low surrogate key", "{\n  \"re\\udc00ad\": true}", "f.json:2:6", "unpaired UTF-16 surrogate"},
+		{"high surrogate then a letter", `{"a": "\ud800\u0041"}`, "f.json:1:8", "unpaired"},
+		{"two high surrogates", `{"a": "\ud83d\ud83d\ude00"}`, "f.json:1:8", "unpaired"},
+		{"invalid UTF-8 in a string", "{\"path\": \"src\xff\"}", "f.json:1:14", "invalid UTF-8"},
+		{"invalid UTF-8 outside strings", "{} \xc3", "f.json:1:4", "invalid UTF-8"},
+		{"128 nested objects", deep(128), "f.json:1:", "nesting"},
+		{"128 nested containers with arrays", deepArr(128), "f.json:1:", "nesting"},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := ParseJSON("f.json", []byte(tc.doc))
+			if err == nil {
+				t.Fatalf("accepted, read as %q", root.Value())
+			}
+			if !strings.HasPrefix(err.Error(), tc.at) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q: want %s... %s", err, tc.at, tc.msg)
+			}
+		})
+	}
+	for _, doc := range []string{
+		`{"a": "\ud83d\ude00", "b": "\uD83D\uDE00x"}`, // a pair, either case
+		`{"a": "\ufffd", "b": "` + "\uFFFD" + `"}`,    // U+FFFD written, escaped or not
+		`{"a": "\\ud800"}`,                            // an escaped backslash, not an escape
+		deep(127), deepArr(127),                       // serde_json's deepest
+	} {
+		if _, err := ParseJSON("f.json", []byte(doc)); err != nil {
+			t.Errorf("%.60q: %v", doc, err)
+		}
+	}
+}
