@@ -24,6 +24,10 @@ func TestTOMLAsJPReadsIt(t *testing.T) {
 		// an inline table cannot be reopened by [header].
 		{"header into an inline dotted table", "t = { a.b = 1 }\n[t.a]\nc = 2\n", `"t" is an inline table`},
 		{"header below an inline dotted table", "t = { a.b = 1 }\n[t.a.x]\n", `"t" is an inline table`},
+		// Stricter than JP, on purpose: JP's crate lets a dotted key add
+		// to a table a header created on its way; go-toml and TOML's own
+		// tests leave it open. No policy needs it.
+		{"dotted key into a header's implicit table", "[[a.b.c]]\n[a]\nb.d = 1\n", `"b" names a table that a [header] below it created (at f.toml:1:1)`},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,7 +35,7 @@ func TestTOMLAsJPReadsIt(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted, read as %v", root.Value())
 			}
-			if !strings.Contains(err.Error(), tc.msg) || !strings.HasPrefix(err.Error(), "f.toml:1:") && !strings.HasPrefix(err.Error(), "f.toml:2:") {
+			if !strings.Contains(err.Error(), tc.msg) || !strings.HasPrefix(err.Error(), "f.toml:") {
 				t.Errorf("error %q: want a position and %s", err, tc.msg)
 			}
 		})
