@@ -243,6 +243,13 @@ func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, 
 			return 0, b.errAt(kp.off, "table %q is an inline table ({ ... }), which a dotted key cannot extend: write the key inside its braces", kp.name)
 		case origin == originInlineDotted:
 			return 0, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+		case existing.Kind == Table && existing.origin == originImplicit:
+			// `[a.b.c]` then `[a]` with `b.d = 1`: TOML does not say
+			// whether a dotted key may add to a table a header made on
+			// its way. JP's toml crate allows it, go-toml does not; no
+			// policy turns on it, so refuse it (fail closed) and say how
+			// to write it unambiguously.
+			return 0, b.errAt(kp.off, "key %q names a table that a [header] below it created (at %s); TOML readers disagree whether a dotted key may add to it, so jp-policy refuses it: write the key under a [header] for that table instead", kp.name, existing.Pos)
 		default:
 			return 0, b.errAt(kp.off, "key %q is already defined", kp.name)
 		}

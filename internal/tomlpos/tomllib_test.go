@@ -73,7 +73,7 @@ var tomllibCases = []string{
 	"t = { a.b = 1 }\n[t.a]\n",
 	"[a]\nb.c = 1\n[a.b.d]\ne = 1\n",
 	"[a.b.c]\nz = 9\n[a]\nb.c.t = 1\n",
-	"[[a.b]]\n[a]\nb.y = 2\n",
+	"[[a.b]]\n[a]\nb.y = 2\n", "[[a.b.c]]\n[a]\nb.d = 1\n",
 	"[fruit]\napple.color = 'red'\n[fruit.apple]\n",
 	"\"\\u0061\" = 1\na = 2\n",
 	"'a' = 1\n\"a\" = 2\n",
