@@ -286,9 +286,20 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		return fatal(at, "", "cannot read config file: %v", err)
 	}
 	ld.l.Files[path] = data
-	root, err := parse(path, data)
+	var root *tomlpos.Node
+	if len(data) == 0 && strings.EqualFold(filepath.Ext(path), ".json") {
+		// JP's loader (schematic) reads an empty JSON layer as {}.
+		root = tomlpos.NewTable(diag.Position{File: path, Line: 1, Col: 1})
+	} else {
+		root, err = parse(path, data)
+	}
 	if err != nil {
 		if se, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
+			if strings.EqualFold(filepath.Ext(path), ".json") {
+				if help := jsonDialectHelp(data, se.Pos); help != "" {
+					return diag.List{{Pos: se.Pos, Severity: diag.Error, Rule: RuleSyntax, Message: se.Message, Help: help}}
+				}
+			}
 			return fatal(se.Pos, RuleSyntax, "%s", se.Message)
 		}
 		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
@@ -322,6 +333,33 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		}
 	}
 	return nil
+}
+
+// jsonDialectHelp explains a JSON syntax error at pos that JP would not
+// have: JP's loader (schematic) passes JSON layers through
+// json-strip-comments before serde_json, so `//`, `/* */` and `#`
+// comments and a comma before `}` or `]` are read by JP. jp-policy reads
+// strict JSON: such a layer is refused (never read with a guess at what the
+// stripper would have kept), and the help says why and what to do.
+func jsonDialectHelp(data []byte, pos diag.Position) string {
+	off, ok := tomlpos.Offset(data, pos.Line, pos.Col)
+	if !ok || off >= len(data) {
+		return ""
+	}
+	const tail = "; jp-policy reads JSON layers as strict JSON and refuses the file rather than guess: remove it, or write this layer in TOML"
+	switch data[off] {
+	case '/', '#':
+		return "JP reads comments in JSON layers (its loader strips them)" + tail
+	case '}', ']':
+		i := off - 1
+		for i >= 0 && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i--
+		}
+		if i >= 0 && data[i] == ',' {
+			return "JP reads a trailing comma in JSON layers (its loader strips it)" + tail
+		}
+	}
+	return ""
 }
 
 // checkMerged validates what only the merged result can show.
