@@ -46,3 +46,36 @@ func TestJSONLayerDialect(t *testing.T) {
 		}
 	})
 }
+
+// TestLayerExtensions: JP's loader picks a file's format from its
+// extension exactly (schematic's should_parse): `.jsonc` is JSON, and
+// `.TOML` or `.Json` is no format at all, so JP refuses the file; a layer
+// of byte order marks alone is an empty JSON layer.
+func TestLayerExtensions(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content string
+		ok                  bool
+	}{
+		{"jsonc is JSON", "a.jsonc", `{"conversation": {}}`, true},
+		{"upper-case TOML", "a.TOML", "[conversation]\n", false},
+		{"mixed-case JSON", "a.Json", `{}`, false},
+		{"byte order marks only", "a.json", "\ufeff\ufeff", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, opts := testWorkspace(t)
+			write(t, filepath.Join(ws, ".jp", "config.toml"), `extends = ["`+tc.file+`"]`)
+			write(t, filepath.Join(ws, ".jp", tc.file), tc.content)
+			l, err := Load(opts)
+			if tc.ok {
+				if err != nil || len(l.Diagnostics) != 0 || len(l.Layers) != 2 {
+					t.Fatalf("err %v, diagnostics %v, layers %v", err, l.Diagnostics, l.Layers)
+				}
+				return
+			}
+			var list diag.List
+			if !errors.As(err, &list) || len(list) != 1 || list[0].Rule != RuleExtension {
+				t.Fatalf("err = %#v, want JP006", err)
+			}
+		})
+	}
+}

@@ -261,14 +261,18 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	if len(stack) >= maxExtendsDepth {
 		return fatal(at, RuleCycle, "extends nested deeper than %d files: %s", maxExtendsDepth, strings.Join(append(slices.Clone(stack), canon), " -> "))
 	}
+	// The extension picks the format exactly as JP's loader (schematic)
+	// does: case-sensitively (`x.TOML` is no format to JP, so it refuses
+	// the file), and `.jsonc` is JSON.
 	var parse func(string, []byte) (*tomlpos.Node, error)
-	switch strings.ToLower(filepath.Ext(path)) {
+	isJSON := false
+	switch filepath.Ext(path) {
 	case ".toml":
 		parse = tomlpos.ParseTOML
-	case ".json":
-		parse = tomlpos.ParseJSON
+	case ".json", ".jsonc":
+		parse, isJSON = tomlpos.ParseJSON, true
 	default:
-		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
+		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml, .json and .jsonc are read, with the extension in lower case as JP wants it)", path, filepath.Ext(path))
 	}
 	// Only a regular file (jpdirs.OpenRegular): a FIFO or /dev/zero
 	// planted where a layer may appear blocked or never ended, and every
@@ -287,15 +291,16 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	}
 	ld.l.Files[path] = data
 	var root *tomlpos.Node
-	if len(data) == 0 && strings.EqualFold(filepath.Ext(path), ".json") {
-		// JP's loader (schematic) reads an empty JSON layer as {}.
+	if isJSON && len(data) == tomlpos.SkipBOMs(data) {
+		// JP's loader (schematic) reads an empty JSON layer as {} (after
+		// trimming byte order marks).
 		root = tomlpos.NewTable(diag.Position{File: path, Line: 1, Col: 1})
 	} else {
 		root, err = parse(path, data)
 	}
 	if err != nil {
 		if se, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
-			if strings.EqualFold(filepath.Ext(path), ".json") {
+			if isJSON {
 				if help := jsonDialectHelp(data, se.Pos); help != "" {
 					return diag.List{{Pos: se.Pos, Severity: diag.Error, Rule: RuleSyntax, Message: se.Message, Help: help}}
 				}

@@ -76,16 +76,31 @@ func TestTOMLAsJPReadsIt(t *testing.T) {
 	}
 }
 
-// TestBOMOnlyAtStart: a byte order mark anywhere but the first bytes is
-// not skipped, by JP either.
-func TestBOMOnlyAtStart(t *testing.T) {
-	for _, doc := range []string{"a = 1\n\ufeffb = 2\n", "\ufeff\ufeffa = 1\n", "a = \ufeff1\n"} {
+// TestBOMs: JP's loader (schematic) trims every leading byte order mark
+// from a config file of any format (trim_start_matches) before its parser
+// sees it; a mark anywhere else is text, which TOML and JSON refuse there.
+func TestBOMs(t *testing.T) {
+	for _, doc := range []string{"\ufeff\ufeffa = 1\n", "\ufeff\ufeff\ufeff"} {
+		if _, err := ParseTOML("f", []byte(doc)); err != nil {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+	for _, doc := range []string{"a = 1\n\ufeffb = 2\n", "a = \ufeff1\n", "\ufeff \ufeffa = 1\n"} {
 		if _, err := ParseTOML("f", []byte(doc)); err == nil {
 			t.Errorf("%q: accepted", doc)
 		}
 	}
-	if _, err := ParseJSON("f", []byte("\ufeff{}")); err == nil {
-		t.Error("JSON with a byte order mark accepted; serde_json refuses it")
+	root, err := ParseJSON("f.json", []byte("\ufeff\ufeff{\n\"a\": \"\\ud800\"}"))
+	if err == nil || !strings.HasPrefix(err.Error(), "f.json:2:7:") {
+		t.Errorf("positions after byte order marks: %v %v", root, err)
+	}
+	if root, err := ParseJSON("f.json", []byte("\ufeff{\"a\": 1}")); err != nil || root.Get("a").Int != 1 || root.Get("a").Pos.Col != 8 {
+		t.Errorf("JSON after a byte order mark: %v %v", root, err)
+	}
+	for _, doc := range []string{"{\ufeff}", "{} \ufeff"} {
+		if _, err := ParseJSON("f", []byte(doc)); err == nil {
+			t.Errorf("%q: accepted", doc)
+		}
 	}
 }
 

@@ -22,6 +22,7 @@ const maxJSONDepth = 126
 // Duplicate keys are rejected: JSON leaves their meaning open, and a
 // policy file must not be ambiguous.
 //
+// Leading UTF-8 byte order marks are skipped, as JP's loader skips them.
 // Where encoding/json is more lenient than serde_json, JP's reader, the
 // document is refused rather than read differently: invalid UTF-8 (JP
 // reads a file into a Rust String, which refuses it; encoding/json would
@@ -34,9 +35,13 @@ func ParseJSON(file string, data []byte) (root *Node, err error) {
 			root, err = nil, &SyntaxError{Pos: diag.Position{File: file}, Message: fmt.Sprintf("cannot parse: %v", r)}
 		}
 	}()
-	p := &jsonParser{li: newLineIndex(file, data), data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	if !utf8.Valid(data) {
-		return nil, p.errAt(invalidUTF8(data), "invalid UTF-8: JP refuses a config file that is not UTF-8; save it as UTF-8")
+	// Leading byte order marks are skipped, as JP's loader skips them;
+	// offsets stay those of data.
+	n := SkipBOMs(data)
+	p := &jsonParser{li: newLineIndex(file, data), data: data[n:], dec: json.NewDecoder(bytes.NewReader(data[n:]))}
+	p.li.base = n
+	if !utf8.Valid(p.data) {
+		return nil, p.errAt(invalidUTF8(p.data), "invalid UTF-8: JP refuses a config file that is not UTF-8; save it as UTF-8")
 	}
 	p.dec.UseNumber()
 	start := p.next()

@@ -28,10 +28,10 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 	}()
 	s := scratchPool.Get().(*scratch)
 	b := &builder{li: newLineIndex(file, data), data: data, scratch: s}
-	if bytes.HasPrefix(data, bom) {
-		// JP's toml crate skips a UTF-8 byte order mark (TOML allows one);
-		// go-toml's parser does not. Offsets stay those of data.
-		b.data, b.li.base = data[len(bom):], len(bom)
+	if n := SkipBOMs(data); n > 0 {
+		// go-toml's parser does not skip a byte order mark; JP does.
+		// Offsets stay those of data.
+		b.data, b.li.base = data[n:], n
 	}
 	root, err = b.build()
 	// Not reached after a panic: a parser in an unknown state is dropped.
@@ -44,6 +44,18 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 
 // bom is the UTF-8 byte order mark.
 var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// SkipBOMs returns how many bytes of UTF-8 byte order marks data starts
+// with. JP's loader (schematic) trims every leading mark from a config
+// file, whatever its format, before parsing it (`trim_start_matches`), and
+// its toml crate would skip one more.
+func SkipBOMs(data []byte) int {
+	n := 0
+	for bytes.HasPrefix(data[n:], bom) {
+		n += len(bom)
+	}
+	return n
+}
 
 // scratch is what parses reuse, one document after another: go-toml's
 // parser (its AST buffer grows to the largest document), the key-part

@@ -93,8 +93,8 @@ type tomllibResult struct {
 }
 
 // tomllibScript reads base64 documents as JSON on stdin and writes, for
-// each, tomllib's tree with every scalar tagged by type. A byte order mark
-// is skipped as JP's crate skips it.
+// each, tomllib's tree with every scalar tagged by type. Leading byte
+// order marks are trimmed, as JP's loader trims them.
 const tomllibScript = `
 import sys, json, base64, math, tomllib
 def tag(v):
@@ -110,7 +110,7 @@ out = []
 for d in json.load(sys.stdin):
     try:
         s = base64.b64decode(d).decode("utf-8")
-        out.append({"ok": True, "tree": tag(tomllib.loads(s.removeprefix("\ufeff")))})
+        out.append({"ok": True, "tree": tag(tomllib.loads(s.lstrip("\ufeff")))})
     except Exception as e:
         out.append({"ok": False, "err": str(e)})
 json.dump(out, sys.stdout)
