@@ -261,14 +261,18 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 	if len(stack) >= maxExtendsDepth {
 		return fatal(at, RuleCycle, "extends nested deeper than %d files: %s", maxExtendsDepth, strings.Join(append(slices.Clone(stack), canon), " -> "))
 	}
+	// The extension picks the format exactly as JP's loader (schematic)
+	// does: case-sensitively (`x.TOML` is no format to JP, so it refuses
+	// the file), and `.jsonc` is JSON.
 	var parse func(string, []byte) (*tomlpos.Node, error)
-	switch strings.ToLower(filepath.Ext(path)) {
+	isJSON := false
+	switch filepath.Ext(path) {
 	case ".toml":
 		parse = tomlpos.ParseTOML
-	case ".json":
-		parse = tomlpos.ParseJSON
+	case ".json", ".jsonc":
+		parse, isJSON = tomlpos.ParseJSON, true
 	default:
-		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml and .json are read)", path, filepath.Ext(path))
+		return fatal(at, RuleExtension, "%s: unsupported config file extension %q (only .toml, .json and .jsonc are read, with the extension in lower case as JP wants it)", path, filepath.Ext(path))
 	}
 	// Only a regular file (jpdirs.OpenRegular): a FIFO or /dev/zero
 	// planted where a layer may appear blocked or never ended, and every
@@ -286,9 +290,21 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		return fatal(at, "", "cannot read config file: %v", err)
 	}
 	ld.l.Files[path] = data
-	root, err := parse(path, data)
+	var root *tomlpos.Node
+	if isJSON && len(data) == tomlpos.SkipBOMs(data) {
+		// JP's loader (schematic) reads an empty JSON layer as {} (after
+		// trimming byte order marks).
+		root = tomlpos.NewTable(diag.Position{File: path, Line: 1, Col: 1})
+	} else {
+		root, err = parse(path, data)
+	}
 	if err != nil {
 		if se, ok := errors.AsType[*tomlpos.SyntaxError](err); ok {
+			if isJSON {
+				if help := jsonDialectHelp(data, se.Pos); help != "" {
+					return diag.List{{Pos: se.Pos, Severity: diag.Error, Rule: RuleSyntax, Message: se.Message, Help: help}}
+				}
+			}
 			return fatal(se.Pos, RuleSyntax, "%s", se.Message)
 		}
 		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
@@ -322,6 +338,33 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		}
 	}
 	return nil
+}
+
+// jsonDialectHelp explains a JSON syntax error at pos that JP would not
+// have: JP's loader (schematic) passes JSON layers through
+// json-strip-comments before serde_json, so `//`, `/* */` and `#`
+// comments and a comma before `}` or `]` are read by JP. jp-policy reads
+// strict JSON: such a layer is refused (never read with a guess at what the
+// stripper would have kept), and the help says why and what to do.
+func jsonDialectHelp(data []byte, pos diag.Position) string {
+	off, ok := tomlpos.Offset(data, pos.Line, pos.Col)
+	if !ok || off >= len(data) {
+		return ""
+	}
+	const tail = "; jp-policy reads JSON layers as strict JSON and refuses the file rather than guess: remove it, or write this layer in TOML"
+	switch data[off] {
+	case '/', '#':
+		return "JP reads comments in JSON layers (its loader strips them)" + tail
+	case '}', ']':
+		i := off - 1
+		for i >= 0 && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i--
+		}
+		if i >= 0 && data[i] == ',' {
+			return "JP reads a trailing comma in JSON layers (its loader strips it)" + tail
+		}
+	}
+	return ""
 }
 
 // checkMerged validates what only the merged result can show.

@@ -43,6 +43,6 @@ var ruleJP005 = Rule{
 var ruleJP006 = Rule{
 	ID: "JP006", Name: "unsupported-extension", Severity: diag.Error, Loader: true,
 	Title:       "A config file has an extension jp-policy does not read",
-	Description: "Only `.toml` and `.json` config files are read. A file with another extension named by `extends` or `--cfg` cannot be loaded, so lint exits 2 rather than check a policy with rules missing.",
+	Description: "Only `.toml`, `.json` and `.jsonc` config files are read, the extension in lower case (JP's loader matches it case-sensitively). A file with another extension named by `extends` or `--cfg` cannot be loaded, so lint exits 2 rather than check a policy with rules missing.",
 	Fix:         "Rename the file to `.toml` or `.json`, or drop it from `extends`.",
 }

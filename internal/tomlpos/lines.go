@@ -16,6 +16,9 @@ type lineIndex struct {
 	file   string
 	data   []byte
 	starts []int
+	// base is added to every offset asked about: the parser may read
+	// data past a prefix (a byte order mark) it must not see.
+	base int
 }
 
 func newLineIndex(file string, data []byte) *lineIndex {
@@ -30,7 +33,7 @@ func newLineIndex(file string, data []byte) *lineIndex {
 }
 
 func (li *lineIndex) lineCol(off int) (int, int) {
-	off = min(max(off, 0), len(li.data))
+	off = min(max(off+li.base, 0), len(li.data))
 	line := sort.SearchInts(li.starts, off+1) - 1
 	return line + 1, utf8.RuneCount(li.data[li.starts[line]:off]) + 1
 }

@@ -78,6 +78,11 @@ const (
 	originDotted                       // a.b = 1 created it
 	originInline                       // { ... }: frozen
 	originArrayElem                    // [[header]] element
+	// originInlineDotted is a table a dotted key made inside an inline
+	// table (`t = { a.b = 1 }` makes a): frozen with it, and the only kind
+	// of table a later dotted key of the same inline table may extend
+	// (`{ a = { b = 1 }, a.c = 2 }` is an error in TOML and for JP).
+	originInlineDotted
 )
 
 // Get returns a table's field, or nil when n is not a table or lacks key.

@@ -1,6 +1,7 @@
 package tomlpos
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -27,6 +28,11 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 	}()
 	s := scratchPool.Get().(*scratch)
 	b := &builder{li: newLineIndex(file, data), data: data, scratch: s}
+	if n := SkipBOMs(data); n > 0 {
+		// go-toml's parser does not skip a byte order mark; JP does.
+		// Offsets stay those of data.
+		b.data, b.li.base = data[n:], n
+	}
 	root, err = b.build()
 	// Not reached after a panic: a parser in an unknown state is dropped.
 	if len(s.names) > maxNames {
@@ -34,6 +40,21 @@ func ParseTOML(file string, data []byte) (root *Node, err error) {
 	}
 	scratchPool.Put(s)
 	return root, err
+}
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// SkipBOMs returns how many bytes of UTF-8 byte order marks data starts
+// with. JP's loader (schematic) trims every leading mark from a config
+// file, whatever its format, before parsing it (`trim_start_matches`), and
+// its toml crate would skip one more.
+func SkipBOMs(data []byte) int {
+	n := 0
+	for bytes.HasPrefix(data[n:], bom) {
+		n += len(bom)
+	}
+	return n
 }
 
 // scratch is what parses reuse, one document after another: go-toml's
@@ -198,21 +219,24 @@ func (b *builder) descend(t *Node, kp keyPart, hpos diag.Position) (*Node, error
 		n := &Node{Kind: Table, Pos: hpos, KeyPos: b.li.span(kp.off, kp.end), origin: originImplicit}
 		t.set(kp.name, n)
 		return n, nil
-	case existing.Kind == Table && existing.origin != originInline:
+	case existing.Kind == Table && existing.origin != originInline && existing.origin != originInlineDotted:
 		return existing, nil
 	case existing.Kind == Array && existing.origin == originArrayElem && len(existing.Items) > 0:
 		return existing.Items[len(existing.Items)-1], nil
+	case existing.Kind == Table:
+		return nil, b.errAt(kp.off, "table %q is an inline table ({ ... }), which a [header] cannot extend: write all its keys inside its braces, or make it a [header] table", kp.name)
 	}
 	return nil, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
 }
 
 // keyValue adds `key = value` to t. origin says where the pair stands:
-// at table level (originDotted) or inside an inline table (originInline);
-// intermediate tables a dotted key creates get that origin. The rules
-// differ only in which existing tables a dotted key may extend: at table
-// level only tables dotted keys made (TOML 1.0: not a [table], not an
-// inline table); inside an inline table, any table of that inline table.
-// It returns the offset just past the value.
+// at table level (originDotted) or inside an inline table
+// (originInlineDotted); intermediate tables a dotted key creates get that
+// origin, and a dotted key may extend only a table of its own origin: at
+// table level not a [table] nor an inline table, inside an inline table
+// not an inline table written as a value (`{ a = { b = 1 }, a.c = 2 }`,
+// which go-toml and JP's toml crate refuse). It returns the offset just
+// past the value.
 func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, error) {
 	parts := b.keyParts(e)
 	if len(parts) == 0 {
@@ -225,10 +249,19 @@ func (b *builder) keyValue(t *Node, e *unstable.Node, origin tableOrigin) (int, 
 			n := &Node{Kind: Table, Pos: b.li.pos(kp.off), KeyPos: b.li.span(kp.off, kp.end), origin: origin}
 			t.set(kp.name, n)
 			t = n
-		case existing.Kind == Table && (origin == originInline || existing.origin == originDotted):
+		case existing.Kind == Table && existing.origin == origin:
 			t = existing
-		case origin == originInline:
+		case origin == originInlineDotted && existing.Kind == Table:
+			return 0, b.errAt(kp.off, "table %q is an inline table ({ ... }), which a dotted key cannot extend: write the key inside its braces", kp.name)
+		case origin == originInlineDotted:
 			return 0, b.errAt(kp.off, "key %q is already defined as a %s", kp.name, existing.Kind)
+		case existing.Kind == Table && existing.origin == originImplicit:
+			// `[a.b.c]` then `[a]` with `b.d = 1`: TOML does not say
+			// whether a dotted key may add to a table a header made on
+			// its way. JP's toml crate allows it, go-toml does not; no
+			// policy turns on it, so refuse it (fail closed) and say how
+			// to write it unambiguously.
+			return 0, b.errAt(kp.off, "key %q names a table that a [header] below it created (at %s); TOML readers disagree whether a dotted key may add to it, so jp-policy refuses it: write the key under a [header] for that table instead", kp.name, existing.Pos)
 		default:
 			return 0, b.errAt(kp.off, "key %q is already defined", kp.name)
 		}
@@ -285,7 +318,12 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, int, error) {
 		}
 		n.Kind, n.Int = Integer, i
 	case unstable.Float:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(string(v.Data), "_", ""), 64)
+		text := strings.ReplaceAll(string(v.Data), "_", "")
+		if text == "+nan" || text == "-nan" {
+			// TOML allows a signed nan; strconv does not.
+			text = "nan"
+		}
+		f, err := strconv.ParseFloat(text, 64)
 		if err != nil || leadingZero(v.Data) {
 			return nil, 0, b.errAt(off, "invalid float %q", v.Data)
 		}
@@ -331,8 +369,8 @@ func (b *builder) value(v *unstable.Node, hint int) (*Node, int, error) {
 				continue
 			}
 			// Keys inside an inline table may be dotted; those tables are
-			// frozen with it, but while building we allow filling them.
-			kend, err := b.keyValue(n, c, originInline)
+			// frozen with it, but its own later dotted keys may fill them.
+			kend, err := b.keyValue(n, c, originInlineDotted)
 			if err != nil {
 				return nil, 0, err
 			}
