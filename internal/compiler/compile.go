@@ -171,9 +171,15 @@ func Build(opts Options) (_ *Result, err error) {
 	emittedTools := map[string]emit.Tool{}
 	// One view of the disk for every tool's emitters (emit.CachedFS).
 	emitDisk := emit.NewCachedFS()
+	// The paths outside the workspace no tool may write (start-up files,
+	// JP's user config and storage, jp-policy's pins), located once.
+	protected := emit.ProtectedPaths(root, opts.getenv)
+	reachesProtected := false
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
 		et.FS = emitDisk
+		et.Protected = protected
+		reachesProtected = reachesProtected || writesOutside(et, protected)
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)
@@ -182,6 +188,9 @@ func Build(opts Options) (_ *Result, err error) {
 	inputs, err := collectInputs(l, bound, store.Path())
 	if err != nil {
 		return nil, err
+	}
+	if reachesProtected {
+		inputs = withProtectedEnv(inputs, opts.getenv)
 	}
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)

@@ -15,9 +15,12 @@ import (
 
 var ruleJP116 = Rule{
 	ID: "JP116", Name: "self-escalation", Severity: diag.Warning, Suppressible: true,
-	Title: "A tool may write JP's policy files, JP's user config or approvals, or git hooks/config",
+	Title: "A tool may write JP's policy files, JP's user config or approvals, jp-policy's pins, git hooks/config, or start-up files in your home",
 	Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
 		"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
+		"Through an external mount, jp-policy's pins and verify caches (`<user data dir>/jp-policy`) are reported too (a forged pin makes the next exec trust an artifact the tool wrote), " +
+		"and the files that run code as you outside any sandbox: shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, ...), `~/.gitconfig`, `~/.ssh`, and fish's, git's, systemd's and autostart's directories under `~/.config`. " +
+		"exec keeps every one of these read-only on its namespaced path unless a rule names it exactly; a rule that names it is what this warning is for. " +
 		"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
 	Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
 	check: checkSelfEscalation,
@@ -30,23 +33,19 @@ type protectedDir struct {
 	what string
 }
 
-// protectedDirs locates JP's user-level directories for this workspace;
-// ones that cannot be located (no home, no data dir) are left out.
+// protectedDirs lists the paths outside the workspace a tool must not
+// write (jpdirs.ProtectedPaths, the list compile protects on exec's
+// namespaced path) and the approvals store, canonical where they exist.
 func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	var out []protectedDir
-	if d, err := jpdirs.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
-		out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user config directory")})
-	}
-	if l.Root != "" {
-		if d, err := jpdirs.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
-			out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user storage for this workspace, which holds approvals.json")})
-		}
+	for _, p := range jpdirs.ProtectedPaths(l.Root, opts.Getenv) {
+		out = append(out, protectedDir{abs: p.Path, what: p.What})
 	}
 	if opts.ApprovalsFile != "" {
-		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpEscalation("the approvals store")})
+		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpdirs.SelfEscalation("the approvals store")})
 	}
 	for i := range out {
-		if c, err := filepath.EvalSymlinks(out[i].abs); err == nil {
+		if c, err := policy.CanonicalAbs(out[i].abs); err == nil {
 			out[i].abs = c // compare canonical with canonical targets
 		}
 	}
@@ -61,8 +60,8 @@ type escalation struct {
 // workspacePoints are the workspace paths a tool must not write.
 func workspacePoints(l *config.Loaded) []escalation {
 	pts := []escalation{
-		{".jp", jpEscalation("JP's workspace config and compiled policy")},
-		{".jp.toml", jpEscalation("a JP config file")},
+		{".jp", jpdirs.SelfEscalation("JP's workspace config and compiled policy")},
+		{".jp.toml", jpdirs.SelfEscalation("a JP config file")},
 	}
 	seen := map[string]bool{".jp.toml": true}
 	for _, ly := range l.Layers {
@@ -71,7 +70,7 @@ func workspacePoints(l *config.Loaded) []escalation {
 		}
 		if rel, ok := relUnder(l.Root, ly.Path); ok && rel != "" && !seen[rel] {
 			seen[rel] = true
-			pts = append(pts, escalation{rel, jpEscalation("a JP config file")})
+			pts = append(pts, escalation{rel, jpdirs.SelfEscalation("a JP config file")})
 		}
 	}
 	if fi, err := os.Stat(filepath.Join(l.Root, ".git")); err == nil && fi.IsDir() {
@@ -175,9 +174,4 @@ func relUnderKey(dir, key string) (string, bool) {
 		return key[len(dir)+1:], true
 	}
 	return "", false
-}
-
-// jpEscalation words the consequence of writing one of JP's own files.
-func jpEscalation(what string) string {
-	return what + ", so it can rewrite its own access policy for its next run"
 }

@@ -35,7 +35,9 @@ func Build(t emit.Tool) (*Manifest, error) {
 	}
 	live := emit.Live(all)
 	fsys := emit.FSOf(t)
-	grants, notes := split(fsys, live)
+	guards := missingGuards(fsys, live, t.Protected)
+	guarded := withGuards(live, guards)
+	grants, notes := split(fsys, guarded)
 
 	m := &Manifest{
 		Version:  FormatVersion,
@@ -51,8 +53,8 @@ func Build(t emit.Tool) (*Manifest, error) {
 	if m.FS == nil {
 		m.FS = []PathRule{}
 	}
-	m.Masks, m.MaskedFS = masks(fsys, live)
-	m.Namespace = nsPlan(live)
+	m.Masks, m.MaskedFS = masks(fsys, guarded)
+	m.Namespace = nsPlan(live, t.Protected)
 
 	plan := emit.PlanNet(t.Access.Net)
 	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
@@ -63,7 +65,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 
 	var cl []emit.Clause
 	for _, r := range all {
-		cl = append(cl, fsClause(r, notes[r.Index], all))
+		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
 	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
 	cl = append(cl, emit.Clause{
@@ -135,7 +137,7 @@ func fsIndex(id string) int {
 	return i
 }
 
-func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
+func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) emit.Clause {
 	caps := emit.CapsOf(r.Rule)
 	rights := RightsOf(caps)
 	what := fmt.Sprintf("%s: %s", displayPath(r), caps)
@@ -170,6 +172,11 @@ func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
 			for _, o := range all {
 				if o.Index == i {
 					around = append(around, fmt.Sprintf("fs[%d] %s", i, displayPath(o)))
+				}
+			}
+			for _, g := range guards {
+				if g.Index == i {
+					around = append(around, fmt.Sprintf("the protected path %s, absent at compile time, so that it cannot be created", g.Abs))
 				}
 			}
 		}
@@ -249,4 +256,57 @@ func envClause(rs []policy.EnvRule) emit.Clause {
 
 func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
 	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
+}
+
+// guardBase numbers the guards (missingGuards) below every rule index.
+const guardBase = -1 << 20
+
+// missingGuards are narrower rules, granting no write, on each protected
+// path (emit.Tool.Protected) that a live rule's write grant covers, that
+// no rule names, and that does not exist at compile time. The namespaced
+// path keeps an existing one read-only with a bind, but a bind needs the
+// path to exist, and a placeholder would put an empty file (or a file
+// where ~/.ssh belongs) into the user's home. So the Landlock split does
+// it, on both paths: the directory that would hold the missing path keeps
+// only the guard's rights directly in it, so no new entry can be created
+// there (existing entries beside it keep the full rights), and a file the
+// user creates there later is read-only to the tool too.
+func missingGuards(fsys emit.FS, live []emit.AbsRule, protected []string) []emit.AbsRule {
+	var out []emit.AbsRule
+	for _, p := range protected {
+		var anc *emit.AbsRule
+		named := false
+		for i := range live {
+			switch r := &live[i]; {
+			case r.Abs == p:
+				named = true
+			case emit.Within(p, r.Abs) && (anc == nil || len(r.Abs) > len(anc.Abs)):
+				anc = r
+			}
+		}
+		if named || anc == nil || lstatKind(fsys, p) != kMissing {
+			continue
+		}
+		caps := emit.CapsOf(anc.Rule)
+		if !caps.Has(policy.Create) && !caps.Has(policy.Update) && !caps.Has(policy.Delete) {
+			continue
+		}
+		rd, x, no := caps.Has(policy.Read), caps.Has(policy.Execute), false
+		out = append(out, emit.AbsRule{
+			Index: guardBase + len(out), Abs: p, Kind: emit.KindMissing, ShadowedBy: -1,
+			Rule: policy.FsRule{LexicalPath: p, Read: &rd, Execute: &x, Write: &no, Create: &no, Update: &no, Delete: &no},
+		})
+	}
+	return out
+}
+
+// withGuards is live with the guards among them, sorted by path as split
+// expects.
+func withGuards(live, guards []emit.AbsRule) []emit.AbsRule {
+	if len(guards) == 0 {
+		return live
+	}
+	out := append(append([]emit.AbsRule(nil), live...), guards...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Abs < out[b].Abs })
+	return out
 }
