@@ -56,7 +56,9 @@ func TestProtectedOutside(t *testing.T) {
 				t.Errorf("protected %v, want %v", got, tc.wantProtected)
 			}
 			needs := NamespaceNeeds(m)
-			hasNeed := slices.ContainsFunc(needs, func(n NSNeed) bool { return n.ID == "ns.protected" && strings.Contains(n.What, bashrc) || strings.Contains(n.What, zshrc) })
+			hasNeed := slices.ContainsFunc(needs, func(n NSNeed) bool {
+				return n.ID == "ns.protected" && strings.Contains(n.What, bashrc) || strings.Contains(n.What, zshrc)
+			})
 			if hasNeed != (len(tc.wantProtected) > 0) {
 				t.Errorf("ns.protected naming a start-up file: %v, want %v", hasNeed, len(tc.wantProtected) > 0)
 			}
