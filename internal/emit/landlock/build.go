@@ -35,7 +35,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 	}
 	live := emit.Live(all)
 	fsys := emit.FSOf(t)
-	guards := missingGuards(fsys, live, t.Protected)
+	guards := protectedGuards(live, t.Protected)
 	guarded := withGuards(live, guards)
 	grants, notes := split(fsys, guarded)
 
@@ -68,6 +68,17 @@ func Build(t emit.Tool) (*Manifest, error) {
 		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
 	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
+	if len(guards) > 0 {
+		var ps []string
+		for _, g := range guards {
+			ps = append(ps, g.Abs)
+		}
+		cl = append(cl, emit.Clause{
+			ID: "fs.protected", What: "protected paths outside the workspace, read-only although a write grant covers them: " + strings.Join(ps, ", "),
+			Status: emit.Enforced, MinABI: ABITruncate,
+			How: "the Landlock split: each keeps only read (and execute), and the directory holding it keeps only that directly in it, so it cannot be created, replaced, renamed or deleted (on the namespaced path an existing one is a read-only bind too, ns.protected); below ABI 3 truncate(2) is not restricted",
+		})
+	}
 	cl = append(cl, emit.Clause{
 		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
 		Status: emit.Enforced, MinABI: ABITruncate,
@@ -176,7 +187,7 @@ func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.Abs
 			}
 			for _, g := range guards {
 				if g.Index == i {
-					around = append(around, fmt.Sprintf("the protected path %s, absent at compile time, so that it cannot be created", g.Abs))
+					around = append(around, fmt.Sprintf("the protected path %s (read-only: it cannot be created, replaced, renamed or deleted)", g.Abs))
 				}
 			}
 		}
@@ -258,20 +269,22 @@ func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
 	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
 }
 
-// guardBase numbers the guards (missingGuards) below every rule index.
+// guardBase numbers the guards (protectedGuards) below every rule index;
+// a grant they own is clause "fs.protected".
 const guardBase = -1 << 20
 
-// missingGuards are narrower rules, granting no write, on each protected
-// path (emit.Tool.Protected) that a live rule's write grant covers, that
-// no rule names, and that does not exist at compile time. The namespaced
-// path keeps an existing one read-only with a bind, but a bind needs the
-// path to exist, and a placeholder would put an empty file (or a file
-// where ~/.ssh belongs) into the user's home. So the Landlock split does
-// it, on both paths: the directory that would hold the missing path keeps
-// only the guard's rights directly in it, so no new entry can be created
-// there (existing entries beside it keep the full rights), and a file the
-// user creates there later is read-only to the tool too.
-func missingGuards(fsys emit.FS, live []emit.AbsRule, protected []string) []emit.AbsRule {
+// protectedGuards are narrower rules, granting no write, on each
+// protected path (emit.Tool.Protected) that a live rule's write grant
+// covers and no rule names. The namespaced path keeps an existing one
+// read-only with a bind (nsPlan), but a bind needs the path to exist, and
+// a placeholder would put an empty file into the user's home (or a file
+// where ~/.ssh belongs). The Landlock split does the rest, on both paths:
+// the directory that holds the path keeps only the guard's rights
+// directly in it, so the path cannot be created, deleted, renamed or
+// replaced there (the directory's other existing entries keep the full
+// rights), an existing one gets read (and execute) only, and one the user
+// creates later is read-only to the tool too.
+func protectedGuards(live []emit.AbsRule, protected []string) []emit.AbsRule {
 	var out []emit.AbsRule
 	for _, p := range protected {
 		var anc *emit.AbsRule
@@ -284,7 +297,7 @@ func missingGuards(fsys emit.FS, live []emit.AbsRule, protected []string) []emit
 				anc = r
 			}
 		}
-		if named || anc == nil || lstatKind(fsys, p) != kMissing {
+		if named || anc == nil {
 			continue
 		}
 		caps := emit.CapsOf(anc.Rule)
@@ -293,7 +306,7 @@ func missingGuards(fsys emit.FS, live []emit.AbsRule, protected []string) []emit
 		}
 		rd, x, no := caps.Has(policy.Read), caps.Has(policy.Execute), false
 		out = append(out, emit.AbsRule{
-			Index: guardBase + len(out), Abs: p, Kind: emit.KindMissing, ShadowedBy: -1,
+			Index: guardBase + len(out), Abs: p, ShadowedBy: -1,
 			Rule: policy.FsRule{LexicalPath: p, Read: &rd, Execute: &x, Write: &no, Create: &no, Update: &no, Delete: &no},
 		})
 	}

@@ -225,7 +225,7 @@ func NamespaceNeeds(m *Manifest) []NSNeed {
 		if slices.ContainsFunc(ns.Protected, func(p string) bool { return !slices.Contains(ProtectedNames, filepath.Base(p)) }) {
 			// emit.Tool.Protected reached: say what those are.
 			n.Exact = "read-only binds (and every directory above them a mount point, so they cannot be moved away): the git directory (hooks, config, commondir), JP's own config, jp-policy's pins and the start-up files of a mounted home (shell, git, ssh) cannot be written"
-			n.Without = "writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit or a line in a shell start-up file that runs in your next shell, forge jp-policy's pin, or rewrite its own policy"
+			n.Without = "the workspace's .git, .jp and .jp.toml writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit, or rewrite its own policy (the start-up files, JP's user config and jp-policy's pins stay read-only through the Landlock split, fs.protected)"
 		}
 		out = append(out, n)
 	}

@@ -32,11 +32,13 @@ func TestProtectedOutside(t *testing.T) {
 		rules         []emittest.Rule
 		wantProtected []string // among bashrc and zshrc
 		wantGuard     bool     // zshrc guarded by the split
+		// bashrcWritable: a grant on .bashrc or home has write_file.
+		bashrcWritable bool
 	}{
-		{"rw mount", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "rw", External: home}}, []string{bashrc, zshrc}, true},
-		{"ro mount", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "r", External: home}}, nil, false},
-		{"named exactly", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "rw", External: home}, {Path: "home/.bashrc", Caps: "rw", External: bashrc}}, []string{zshrc}, true},
-		{"mount elsewhere", []emittest.Rule{{Path: ".", Caps: "rw"}, {Path: "docs", Caps: "rw", External: filepath.Join(home, "docs")}}, nil, false},
+		{"rw mount", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "rw", External: home}}, []string{bashrc, zshrc}, true, false},
+		{"ro mount", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "r", External: home}}, nil, false, false},
+		{"named exactly", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "rw", External: home}, {Path: "home/.bashrc", Caps: "rw", External: bashrc}}, []string{zshrc}, true, true},
+		{"mount elsewhere", []emittest.Rule{{Path: ".", Caps: "rw"}, {Path: "docs", Caps: "rw", External: filepath.Join(home, "docs")}}, nil, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,6 +78,17 @@ func TestProtectedOutside(t *testing.T) {
 			guarded := homeRights != nil && !slices.Contains(homeRights, MakeReg) && slices.Contains(docsRights, MakeReg)
 			if guarded != tc.wantGuard {
 				t.Errorf("guarded %v (home %v, docs %v), want %v", guarded, homeRights, docsRights, tc.wantGuard)
+			}
+			// An existing protected file covered by the write grant is
+			// written through no grant: not its own, not its directory's.
+			writable := false
+			for _, g := range m.FS {
+				if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, WriteFile) {
+					writable = true
+				}
+			}
+			if writable != tc.bashrcWritable {
+				t.Errorf(".bashrc writable through Landlock: %v, want %v", writable, tc.bashrcWritable)
 			}
 			var clause string
 			for _, c := range m.Clauses {
