@@ -38,6 +38,17 @@ type Options struct {
 	stage      *stage // where they are written (set by Build)
 }
 
+// lookupEnv is os.LookupEnv, or getenv's non-empty answer when a test
+// injects one: exec tells a variable set to "" from an unset one, and the
+// "env" inputs must say what it will find.
+func (o *Options) lookupEnv(key string) (string, bool) {
+	if o.Config.Getenv != nil {
+		v := o.Config.Getenv(key)
+		return v, v != ""
+	}
+	return os.LookupEnv(key)
+}
+
 func (o *Options) getenv(key string) string {
 	if o.Config.Getenv != nil {
 		return o.Config.Getenv(key)
@@ -190,7 +201,7 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	if reachesProtected {
-		inputs = withProtectedEnv(inputs, opts.getenv)
+		inputs = withProtectedEnv(inputs, opts.lookupEnv)
 	}
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)

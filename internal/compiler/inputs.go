@@ -108,17 +108,17 @@ func writesOutside(et emit.Tool, protected []string) bool {
 }
 
 // withProtectedEnv adds the variables that locate the protected paths
-// (jpdirs.ProtectedEnv) as "env" inputs, "" for an unset one as exec
-// records it: run with another HOME or JP_USER_DATA_DIR, exec refuses the
-// artifact as stale instead of protecting the directories it was compiled
+// (jpdirs.ProtectedEnv) as "env" inputs, "" for an unset one, as exec
+// compares them: run with another HOME or JP_USER_DATA_DIR, exec sees the
+// artifact stale instead of protecting the directories it was compiled
 // for.
-func withProtectedEnv(ins []artifact.Input, getenv func(string) string) []artifact.Input {
+func withProtectedEnv(ins []artifact.Input, lookup func(string) (string, bool)) []artifact.Input {
 	for _, name := range jpdirs.ProtectedEnv() {
 		if slices.ContainsFunc(ins, func(in artifact.Input) bool { return in.Kind == "env" && in.Path == name }) {
 			continue
 		}
 		sum := ""
-		if v := getenv(name); v != "" {
+		if v, ok := lookup(name); ok {
 			sum = artifact.HashEnv(v)
 		}
 		ins = append(ins, artifact.Input{Kind: "env", Path: name, SHA256: sum})

@@ -68,7 +68,7 @@ var xdgStartup = []struct{ rel, what string }{
 }
 
 const (
-	startup   = "a shell start-up file, which runs as you, outside any sandbox, in your next shell"
+	startup   = "shell start-up files, which run as you, outside any sandbox, in your next shell"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
 

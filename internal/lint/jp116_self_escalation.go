@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,16 +97,23 @@ func checkSelfEscalation(p *pass) {
 		}
 		type hit struct {
 			rule  *boundRule
-			shown string
+			shown []string // the paths, in the order found
 		}
-		hits := map[hitKey]hit{}
+		hits := map[hitKey]*hit{}
 		add := func(w *boundRule, shown, what string) {
 			if w == nil || !w.grantsWrite() {
 				return
 			}
 			k := hitKey{w.index, what}
-			if _, ok := hits[k]; !ok {
-				hits[k] = hit{w, shown}
+			h := hits[k]
+			if h == nil {
+				h = &hit{rule: w}
+				hits[k] = h
+			}
+			// One finding per rule and kind of path: the shell
+			// start-up files are named together.
+			if !slices.Contains(h.shown, shown) {
+				h.shown = append(h.shown, shown)
 			}
 		}
 		for _, pt := range points {
@@ -120,8 +128,10 @@ func checkSelfEscalation(p *pass) {
 			}
 		}
 		for _, d := range p.st.protected {
+			// Ordinary rules too: a workspace that holds the home
+			// directory reaches its start-up files without a mount.
 			for _, b := range tf.rules {
-				if b.err != nil || !b.external {
+				if b.err != nil {
 					continue
 				}
 				if _, ok := relUnder(d.abs, b.abs); ok {
@@ -145,7 +155,7 @@ func checkSelfEscalation(p *pass) {
 			h := hits[k]
 			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
 				fmt.Sprintf("tool %q can %s %s through fs rule %q: %s",
-					tf.tool.Name, writeCaps(h.rule), h.shown, h.rule.rule.Path, k.what),
+					tf.tool.Name, writeCaps(h.rule), strings.Join(h.shown, ", "), h.rule.rule.Path, k.what),
 				"add a more specific rule for that path without create, update or delete")
 		}
 	}
