@@ -90,6 +90,16 @@ func checkSelfEscalation(p *pass) {
 		p.st.protected = protectedDirs(p.l, p.opts)
 	}
 	points := workspacePoints(p.l)
+	// An ordinary rule governs a path in the workspace: only a protected
+	// path in it (a workspace that holds the home directory) or above it
+	// can meet one. Deciding that once spares the per-rule comparisons of
+	// every tool in the common case (none).
+	nearRoot := make([]bool, len(p.st.protected))
+	for i, d := range p.st.protected {
+		_, in := relUnder(p.l.Root, d.abs)
+		_, above := relUnder(d.abs, p.l.Root)
+		nearRoot[i] = in || above
+	}
 	for _, tf := range p.st.tools {
 		type hitKey struct {
 			idx  int
@@ -127,11 +137,11 @@ func checkSelfEscalation(p *pass) {
 				}
 			}
 		}
-		for _, d := range p.st.protected {
+		for i, d := range p.st.protected {
 			// Ordinary rules too: a workspace that holds the home
 			// directory reaches its start-up files without a mount.
 			for _, b := range tf.rules {
-				if b.err != nil {
+				if b.err != nil || !b.external && !nearRoot[i] {
 					continue
 				}
 				if _, ok := relUnder(d.abs, b.abs); ok {
