@@ -19,9 +19,9 @@ var ruleJP116 = Rule{
 	Title: "A tool may write JP's policy files, JP's user config or approvals, jp-policy's pins, git hooks/config, or start-up files in your home",
 	Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
 		"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
-		"Through an external mount, jp-policy's pins and verify caches (`<user data dir>/jp-policy`) are reported too (a forged pin makes the next exec trust an artifact the tool wrote), " +
+		"Through an external mount (or in a workspace that holds the home directory), jp-policy's pins and verify caches (`<user data dir>/jp-policy`) are reported too (a forged pin makes the next exec trust an artifact the tool wrote), " +
 		"and the files that run code as you outside any sandbox: shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, ...), `~/.gitconfig`, `~/.ssh`, and fish's, git's, systemd's and autostart's directories under `~/.config`. " +
-		"exec keeps every one of these read-only on its namespaced path unless a rule names it exactly; a rule that names it is what this warning is for. " +
+		"exec keeps every one of these read-only (the Landlock split on both exec paths, a read-only bind on the namespaced one) unless a rule names it exactly; a rule that names it is what this warning is for. " +
 		"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
 	Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
 	check: checkSelfEscalation,
