@@ -6,6 +6,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -185,6 +186,14 @@ func Build(opts Options) (_ *Result, err error) {
 	// The paths outside the workspace no tool may write (start-up files,
 	// JP's user config and storage, jp-policy's pins), located once.
 	protected := emit.ProtectedPaths(root, opts.getenv)
+	if opts.ApprovalsFile != "" {
+		// An approvals store given by path (lint's JP116 names it too).
+		if a, err := filepath.Abs(opts.ApprovalsFile); err == nil {
+			if c, err := policy.CanonicalAbs(a); err == nil {
+				protected = append(protected, c)
+			}
+		}
+	}
 	reachesProtected := false
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)

@@ -126,7 +126,9 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
 	out := []string{}
 	var rest []emit.AbsRule
 	for _, r := range live {
-		if RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
+		// A guard (protectedGuards) is never a mask: the namespace plan
+		// knows nothing of it, and MaskedFS must keep it.
+		if r.Index >= 0 && RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
 			out = append(out, r.Abs)
 			continue
 		}

@@ -40,6 +40,25 @@ func TestProtectedOutside(t *testing.T) {
 		{"named exactly", []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "rw", External: home}, {Path: "home/.bashrc", Caps: "rw", External: bashrc}}, []string{zshrc}, true, true},
 		{"mount elsewhere", []emittest.Rule{{Path: ".", Caps: "rw"}, {Path: "docs", Caps: "rw", External: filepath.Join(home, "docs")}}, nil, false, false},
 	}
+	// A write-only mount: the guard on the existing .bashrc grants nothing
+	// and is still no mask (the namespace plan would not cover it, and
+	// MaskedFS would drop the guard).
+	t.Run("write-only mount", func(t *testing.T) {
+		tool := emittest.Tool(t, "t", ws, []emittest.Rule{{Path: ".", Caps: "r"}, {Path: "home", Caps: "w", External: home}})
+		tool.Protected = []string{bashrc, zshrc}
+		m, err := Build(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(m.Masks, bashrc) || m.MaskedFS != nil {
+			t.Errorf("masks %v, masked_fs %v: a guard became a mask", m.Masks, m.MaskedFS)
+		}
+		for _, g := range m.FS {
+			if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, WriteFile) {
+				t.Errorf("%s writable: %v", g.Path, g.Access)
+			}
+		}
+	})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tool := emittest.Tool(t, "t", ws, tc.rules)
