@@ -189,7 +189,7 @@ func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.Abs
 			}
 			for _, g := range guards {
 				if g.Index == i {
-					around = append(around, fmt.Sprintf("the protected path %s (read-only: it cannot be created, replaced, renamed or deleted)", g.Abs))
+					around = append(around, "fs.protected "+g.Abs)
 				}
 			}
 		}

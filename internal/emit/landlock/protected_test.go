@@ -111,7 +111,7 @@ func TestProtectedOutside(t *testing.T) {
 			}
 			var clause string
 			for _, c := range m.Clauses {
-				if strings.Contains(c.How, "the protected path "+zshrc) {
+				if strings.Contains(c.How, "fs.protected "+zshrc) {
 					clause = c.ID
 				}
 			}
