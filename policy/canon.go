@@ -256,3 +256,24 @@ func osPathError(input string, err error) *PathError {
 	}
 	return &PathError{Kind: KindIO, Path: input, Msg: "cannot resolve path: " + err.Error(), Err: err}
 }
+
+// CanonicalAbs is Canonicalize for an absolute path outside any
+// workspace (a protected path under the home directory): every existing
+// component resolved through symlinks, a missing suffix appended as
+// written.
+func CanonicalAbs(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", &PathError{Kind: KindInvalid, Path: p, Msg: "not an absolute path"}
+	}
+	p = filepath.Clean(p)
+	root := filepath.VolumeName(p) + string(filepath.Separator)
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", &PathError{Kind: KindInvalid, Path: p, Msg: err.Error()}
+	}
+	r, err := Canonicalize(root, filepath.ToSlash(rel))
+	if err != nil {
+		return "", err
+	}
+	return r.Abs, nil
+}

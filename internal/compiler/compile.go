@@ -6,6 +6,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -36,6 +37,17 @@ type Options struct {
 	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
 	stream     bool   // set by Compile: write the files as they are emitted
 	stage      *stage // where they are written (set by Build)
+}
+
+// lookupEnv is os.LookupEnv, or getenv's non-empty answer when a test
+// injects one: exec tells a variable set to "" from an unset one, and the
+// "env" inputs must say what it will find.
+func (o *Options) lookupEnv(key string) (string, bool) {
+	if o.Config.Getenv != nil {
+		v := o.Config.Getenv(key)
+		return v, v != ""
+	}
+	return os.LookupEnv(key)
 }
 
 func (o *Options) getenv(key string) string {
@@ -171,9 +183,23 @@ func Build(opts Options) (_ *Result, err error) {
 	emittedTools := map[string]emit.Tool{}
 	// One view of the disk for every tool's emitters (emit.CachedFS).
 	emitDisk := emit.NewCachedFS()
+	// The paths outside the workspace no tool may write (start-up files,
+	// JP's user config and storage, jp-policy's pins), located once.
+	protected := emit.ProtectedPaths(root, opts.getenv)
+	if opts.ApprovalsFile != "" {
+		// An approvals store given by path (lint's JP116 names it too).
+		if a, err := filepath.Abs(opts.ApprovalsFile); err == nil {
+			if c, err := policy.CanonicalAbs(a); err == nil {
+				protected = append(protected, c)
+			}
+		}
+	}
+	reachesProtected := false
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
 		et.FS = emitDisk
+		et.Protected = protected
+		reachesProtected = reachesProtected || writesOutside(et, protected)
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)
@@ -182,6 +208,9 @@ func Build(opts Options) (_ *Result, err error) {
 	inputs, err := collectInputs(l, bound, store.Path())
 	if err != nil {
 		return nil, err
+	}
+	if reachesProtected {
+		inputs = withProtectedEnv(inputs, opts.lookupEnv)
 	}
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)

@@ -2,10 +2,13 @@ package compiler
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -80,4 +83,51 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		return ins[i].Path < ins[j].Path
 	})
 	return ins, nil
+}
+
+// writesOutside reports whether a tool's write grant reaches outside the
+// workspace or covers a protected path (a workspace that holds the home
+// directory): then what the manifest protects depends on where the
+// protected paths were when it was compiled.
+func writesOutside(et emit.Tool, protected []string) bool {
+	for i, g := range et.Grants {
+		c := emit.CapsOf(et.Access.FS[i])
+		if !c.Has(policy.Create) && !c.Has(policy.Update) && !c.Has(policy.Delete) {
+			continue
+		}
+		if !emit.Within(g.Abs, et.Root) {
+			return true
+		}
+		for _, p := range protected {
+			if emit.Within(p, g.Abs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withProtectedEnv adds the variables that locate the protected paths
+// (jpdirs.ProtectedEnv) as "env" inputs, "" for an unset one, as exec
+// compares them: run with another HOME or JP_USER_DATA_DIR, exec sees the
+// artifact stale instead of protecting the directories it was compiled
+// for.
+func withProtectedEnv(ins []artifact.Input, lookup func(string) (string, bool)) []artifact.Input {
+	for _, name := range jpdirs.ProtectedEnv() {
+		if slices.ContainsFunc(ins, func(in artifact.Input) bool { return in.Kind == "env" && in.Path == name }) {
+			continue
+		}
+		sum := ""
+		if v, ok := lookup(name); ok {
+			sum = artifact.HashEnv(v)
+		}
+		ins = append(ins, artifact.Input{Kind: "env", Path: name, SHA256: sum})
+	}
+	sort.SliceStable(ins, func(i, j int) bool {
+		if ins[i].Kind != ins[j].Kind {
+			return ins[i].Kind < ins[j].Kind
+		}
+		return ins[i].Path < ins[j].Path
+	})
+	return ins
 }

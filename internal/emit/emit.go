@@ -39,6 +39,11 @@ type Tool struct {
 	// Grants has one entry per Access.FS rule, in the same order.
 	Grants    []Grant `json:"grants"`
 	Defaulted bool    `json:"defaulted"`
+	// Protected lists the canonical absolute paths outside the workspace
+	// a tool must not write even where a writable grant covers them
+	// (ProtectedPaths): the Linux emitter keeps every one a writable
+	// grant covers read-only on exec's namespaced path.
+	Protected []string `json:"-"`
 	// FS is how emitters read the disk; nil means directly (OS). The
 	// compiler shares one CachedFS among the tools of a compile.
 	FS FS `json:"-"`

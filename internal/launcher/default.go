@@ -3,6 +3,7 @@ package launcher
 import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
+	"os"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -26,6 +27,9 @@ func DefaultTool(root, tool string) emit.Tool {
 		Access:    policy.Default(),
 		Grants:    []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}},
 		Defaulted: true,
+		// A workspace that holds the home directory: its start-up files
+		// stay read-only, as in a compiled default policy.
+		Protected: emit.ProtectedPaths(root, os.Getenv),
 	}
 }
 

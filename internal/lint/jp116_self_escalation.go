@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,9 +16,12 @@ import (
 
 var ruleJP116 = Rule{
 	ID: "JP116", Name: "self-escalation", Severity: diag.Warning, Suppressible: true,
-	Title: "A tool may write JP's policy files, JP's user config or approvals, or git hooks/config",
+	Title: "A tool may write JP's policy files, JP's user config or approvals, jp-policy's pins, git hooks/config, or start-up files in your home",
 	Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
 		"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
+		"Through an external mount (or in a workspace that holds the home directory), jp-policy's pins and verify caches (`<user data dir>/jp-policy`) are reported too (a forged pin makes the next exec trust an artifact the tool wrote), " +
+		"and the files that run code as you outside any sandbox: shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, ...), `~/.gitconfig`, `~/.ssh`, and fish's, git's, systemd's and autostart's directories under `~/.config`. " +
+		"exec keeps every one of these read-only (the Landlock split on both exec paths, a read-only bind on the namespaced one) unless a rule names it exactly; a rule that names it is what this warning is for. " +
 		"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
 	Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
 	check: checkSelfEscalation,
@@ -30,23 +34,19 @@ type protectedDir struct {
 	what string
 }
 
-// protectedDirs locates JP's user-level directories for this workspace;
-// ones that cannot be located (no home, no data dir) are left out.
+// protectedDirs lists the paths outside the workspace a tool must not
+// write (jpdirs.ProtectedPaths, the list compile protects on exec's
+// namespaced path) and the approvals store, canonical where they exist.
 func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	var out []protectedDir
-	if d, err := jpdirs.GlobalConfigDir(opts.Getenv); err == nil && d != "" {
-		out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user config directory")})
-	}
-	if l.Root != "" {
-		if d, err := jpdirs.UserWorkspaceDir(l.Root, opts.Getenv); err == nil && d != "" {
-			out = append(out, protectedDir{abs: d, what: jpEscalation("JP's user storage for this workspace, which holds approvals.json")})
-		}
+	for _, p := range jpdirs.ProtectedPaths(l.Root, opts.Getenv) {
+		out = append(out, protectedDir{abs: p.Path, what: p.What})
 	}
 	if opts.ApprovalsFile != "" {
-		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpEscalation("the approvals store")})
+		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpdirs.SelfEscalation("the approvals store")})
 	}
 	for i := range out {
-		if c, err := filepath.EvalSymlinks(out[i].abs); err == nil {
+		if c, err := policy.CanonicalAbs(out[i].abs); err == nil {
 			out[i].abs = c // compare canonical with canonical targets
 		}
 	}
@@ -61,8 +61,8 @@ type escalation struct {
 // workspacePoints are the workspace paths a tool must not write.
 func workspacePoints(l *config.Loaded) []escalation {
 	pts := []escalation{
-		{".jp", jpEscalation("JP's workspace config and compiled policy")},
-		{".jp.toml", jpEscalation("a JP config file")},
+		{".jp", jpdirs.SelfEscalation("JP's workspace config and compiled policy")},
+		{".jp.toml", jpdirs.SelfEscalation("a JP config file")},
 	}
 	seen := map[string]bool{".jp.toml": true}
 	for _, ly := range l.Layers {
@@ -71,7 +71,7 @@ func workspacePoints(l *config.Loaded) []escalation {
 		}
 		if rel, ok := relUnder(l.Root, ly.Path); ok && rel != "" && !seen[rel] {
 			seen[rel] = true
-			pts = append(pts, escalation{rel, jpEscalation("a JP config file")})
+			pts = append(pts, escalation{rel, jpdirs.SelfEscalation("a JP config file")})
 		}
 	}
 	if fi, err := os.Stat(filepath.Join(l.Root, ".git")); err == nil && fi.IsDir() {
@@ -90,6 +90,16 @@ func checkSelfEscalation(p *pass) {
 		p.st.protected = protectedDirs(p.l, p.opts)
 	}
 	points := workspacePoints(p.l)
+	// An ordinary rule governs a path in the workspace: only a protected
+	// path in it (a workspace that holds the home directory) or above it
+	// can meet one. Deciding that once spares the per-rule comparisons of
+	// every tool in the common case (none).
+	nearRoot := make([]bool, len(p.st.protected))
+	for i, d := range p.st.protected {
+		_, in := relUnder(p.l.Root, d.abs)
+		_, above := relUnder(d.abs, p.l.Root)
+		nearRoot[i] = in || above
+	}
 	for _, tf := range p.st.tools {
 		type hitKey struct {
 			idx  int
@@ -97,16 +107,23 @@ func checkSelfEscalation(p *pass) {
 		}
 		type hit struct {
 			rule  *boundRule
-			shown string
+			shown []string // the paths, in the order found
 		}
-		hits := map[hitKey]hit{}
+		hits := map[hitKey]*hit{}
 		add := func(w *boundRule, shown, what string) {
 			if w == nil || !w.grantsWrite() {
 				return
 			}
 			k := hitKey{w.index, what}
-			if _, ok := hits[k]; !ok {
-				hits[k] = hit{w, shown}
+			h := hits[k]
+			if h == nil {
+				h = &hit{rule: w}
+				hits[k] = h
+			}
+			// One finding per rule and kind of path: the shell
+			// start-up files are named together.
+			if !slices.Contains(h.shown, shown) {
+				h.shown = append(h.shown, shown)
 			}
 		}
 		for _, pt := range points {
@@ -120,9 +137,11 @@ func checkSelfEscalation(p *pass) {
 				}
 			}
 		}
-		for _, d := range p.st.protected {
+		for i, d := range p.st.protected {
+			// Ordinary rules too: a workspace that holds the home
+			// directory reaches its start-up files without a mount.
 			for _, b := range tf.rules {
-				if b.err != nil || !b.external {
+				if b.err != nil || !b.external && !nearRoot[i] {
 					continue
 				}
 				if _, ok := relUnder(d.abs, b.abs); ok {
@@ -146,7 +165,7 @@ func checkSelfEscalation(p *pass) {
 			h := hits[k]
 			p.report(p.valueOf(h.rule.rule.Keys, "path", h.rule.rule.Pos),
 				fmt.Sprintf("tool %q can %s %s through fs rule %q: %s",
-					tf.tool.Name, writeCaps(h.rule), h.shown, h.rule.rule.Path, k.what),
+					tf.tool.Name, writeCaps(h.rule), strings.Join(h.shown, ", "), h.rule.rule.Path, k.what),
 				"add a more specific rule for that path without create, update or delete")
 		}
 	}
@@ -175,9 +194,4 @@ func relUnderKey(dir, key string) (string, bool) {
 		return key[len(dir)+1:], true
 	}
 	return "", false
-}
-
-// jpEscalation words the consequence of writing one of JP's own files.
-func jpEscalation(what string) string {
-	return what + ", so it can rewrite its own access policy for its next run"
 }

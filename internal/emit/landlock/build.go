@@ -35,7 +35,9 @@ func Build(t emit.Tool) (*Manifest, error) {
 	}
 	live := emit.Live(all)
 	fsys := emit.FSOf(t)
-	grants, notes := split(fsys, live)
+	guards := protectedGuards(live, t.Protected)
+	guarded := withGuards(live, guards)
+	grants, notes := split(fsys, guarded)
 
 	m := &Manifest{
 		Version:  FormatVersion,
@@ -51,8 +53,8 @@ func Build(t emit.Tool) (*Manifest, error) {
 	if m.FS == nil {
 		m.FS = []PathRule{}
 	}
-	m.Masks, m.MaskedFS = masks(fsys, live)
-	m.Namespace = nsPlan(live)
+	m.Masks, m.MaskedFS = masks(fsys, guarded)
+	m.Namespace = nsPlan(live, t.Protected)
 
 	plan := emit.PlanNet(t.Access.Net)
 	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
@@ -63,9 +65,20 @@ func Build(t emit.Tool) (*Manifest, error) {
 
 	var cl []emit.Clause
 	for _, r := range all {
-		cl = append(cl, fsClause(r, notes[r.Index], all))
+		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
 	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
+	if len(guards) > 0 {
+		var ps []string
+		for _, g := range guards {
+			ps = append(ps, g.Abs)
+		}
+		cl = append(cl, emit.Clause{
+			ID: "fs.protected", What: "protected paths outside the workspace, read-only although a write grant covers them: " + strings.Join(ps, ", "),
+			Status: emit.Enforced, MinABI: ABITruncate,
+			How: "the Landlock split: each keeps only read (and execute), and the directory holding it keeps only that directly in it, so it cannot be created, replaced, renamed or deleted (on the namespaced path an existing one is a read-only bind too, ns.protected); below ABI 3 truncate(2) is not restricted",
+		})
+	}
 	cl = append(cl, emit.Clause{
 		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
 		Status: emit.Enforced, MinABI: ABITruncate,
@@ -113,7 +126,9 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
 	out := []string{}
 	var rest []emit.AbsRule
 	for _, r := range live {
-		if RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
+		// A guard (protectedGuards) is never a mask: the namespace plan
+		// knows nothing of it, and MaskedFS must keep it.
+		if r.Index >= 0 && RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
 			out = append(out, r.Abs)
 			continue
 		}
@@ -135,7 +150,7 @@ func fsIndex(id string) int {
 	return i
 }
 
-func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
+func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) emit.Clause {
 	caps := emit.CapsOf(r.Rule)
 	rights := RightsOf(caps)
 	what := fmt.Sprintf("%s: %s", displayPath(r), caps)
@@ -170,6 +185,11 @@ func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule) emit.Clause {
 			for _, o := range all {
 				if o.Index == i {
 					around = append(around, fmt.Sprintf("fs[%d] %s", i, displayPath(o)))
+				}
+			}
+			for _, g := range guards {
+				if g.Index == i {
+					around = append(around, "fs.protected "+g.Abs)
 				}
 			}
 		}
@@ -249,4 +269,59 @@ func envClause(rs []policy.EnvRule) emit.Clause {
 
 func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
 	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
+}
+
+// guardBase numbers the guards (protectedGuards) below every rule index;
+// a grant they own is clause "fs.protected".
+const guardBase = -1 << 20
+
+// protectedGuards are narrower rules, granting no write, on each
+// protected path (emit.Tool.Protected) that a live rule's write grant
+// covers and no rule names. The namespaced path keeps an existing one
+// read-only with a bind (nsPlan), but a bind needs the path to exist, and
+// a placeholder would put an empty file into the user's home (or a file
+// where ~/.ssh belongs). The Landlock split does the rest, on both paths:
+// the directory that holds the path keeps only the guard's rights
+// directly in it, so the path cannot be created, deleted, renamed or
+// replaced there (the directory's other existing entries keep the full
+// rights), an existing one gets read (and execute) only, and one the user
+// creates later is read-only to the tool too.
+func protectedGuards(live []emit.AbsRule, protected []string) []emit.AbsRule {
+	var out []emit.AbsRule
+	for _, p := range protected {
+		var anc *emit.AbsRule
+		named := false
+		for i := range live {
+			switch r := &live[i]; {
+			case r.Abs == p:
+				named = true
+			case emit.Within(p, r.Abs) && (anc == nil || len(r.Abs) > len(anc.Abs)):
+				anc = r
+			}
+		}
+		if named || anc == nil {
+			continue
+		}
+		caps := emit.CapsOf(anc.Rule)
+		if !caps.Has(policy.Create) && !caps.Has(policy.Update) && !caps.Has(policy.Delete) {
+			continue
+		}
+		rd, x, no := caps.Has(policy.Read), caps.Has(policy.Execute), false
+		out = append(out, emit.AbsRule{
+			Index: guardBase + len(out), Abs: p, ShadowedBy: -1,
+			Rule: policy.FsRule{LexicalPath: p, Read: &rd, Execute: &x, Write: &no, Create: &no, Update: &no, Delete: &no},
+		})
+	}
+	return out
+}
+
+// withGuards is live with the guards among them, sorted by path as split
+// expects.
+func withGuards(live, guards []emit.AbsRule) []emit.AbsRule {
+	if len(guards) == 0 {
+		return live
+	}
+	out := append(append([]emit.AbsRule(nil), live...), guards...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Abs < out[b].Abs })
+	return out
 }

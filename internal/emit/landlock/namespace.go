@@ -49,8 +49,11 @@ type NSBind struct {
 // the same way.
 var ProtectedNames = []string{".git", ".jp", ".jp.toml"}
 
-// nsPlan derives the plan from the live (non-shadowed) rules.
-func nsPlan(live []emit.AbsRule) *NSPlan {
+// nsPlan derives the plan from the live (non-shadowed) rules. extra are
+// more protected paths (emit.Tool.Protected: start-up files and JP's own
+// directories outside the workspace), kept like ProtectedNames: read-only
+// where a writable bind covers them and no rule names them.
+func nsPlan(live []emit.AbsRule, extra []string) *NSPlan {
 	p := &NSPlan{Binds: []NSBind{}, Masks: []string{}, Protected: []string{}}
 	named := map[string]bool{}
 	for _, r := range live {
@@ -65,17 +68,20 @@ func nsPlan(live []emit.AbsRule) *NSPlan {
 		rw := caps.Has(policy.Create) || caps.Has(policy.Update) || caps.Has(policy.Delete)
 		p.Binds = append(p.Binds, NSBind{Path: r.Abs, RW: rw})
 	}
+	var cands []string
 	for _, b := range p.Binds {
 		if !b.RW {
 			continue
 		}
 		for _, n := range ProtectedNames {
-			c := filepath.Join(b.Path, filepath.FromSlash(n))
-			if named[c] || slices.Contains(p.Protected, c) || !p.writableAt(c) {
-				continue
-			}
-			p.Protected = append(p.Protected, c)
+			cands = append(cands, filepath.Join(b.Path, filepath.FromSlash(n)))
 		}
+	}
+	for _, c := range append(cands, extra...) {
+		if named[c] || slices.Contains(p.Protected, c) || !p.writableAt(c) {
+			continue
+		}
+		p.Protected = append(p.Protected, c)
 	}
 	p.pinAncestors(append(append([]string(nil), p.Protected...), p.Masks...))
 	sort.Slice(p.Binds, func(i, j int) bool { return p.Binds[i].Path < p.Binds[j].Path })
@@ -209,13 +215,19 @@ func NamespaceNeeds(m *Manifest) []NSNeed {
 		})
 	}
 	if len(ns.Protected) > 0 {
-		out = append(out, NSNeed{
+		n := NSNeed{
 			ID:      "ns.protected",
 			What:    "protected paths inside writable roots: " + strings.Join(ns.Protected, ", "),
 			Exact:   "read-only binds (and every directory above them a mount point, so they cannot be moved away): the git directory (hooks, config, commondir) and JP's own config cannot be written",
 			Without: "writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit, or rewrite its own policy",
 			Weaker:  true,
-		})
+		}
+		if slices.ContainsFunc(ns.Protected, func(p string) bool { return !slices.Contains(ProtectedNames, filepath.Base(p)) }) {
+			// emit.Tool.Protected reached: say what those are.
+			n.Exact = "read-only binds (and every directory above them a mount point, so they cannot be moved away): the git directory (hooks, config, commondir), JP's own config, jp-policy's pins and the start-up files of a mounted home (shell, git, ssh) cannot be written"
+			n.Without = "the workspace's .git, .jp and .jp.toml writable like the rest of the root: the tool could plant a git hook that runs unsandboxed on the next commit, or rewrite its own policy (the start-up files, JP's user config and jp-policy's pins stay read-only through the Landlock split, fs.protected)"
+		}
+		out = append(out, n)
 	}
 	if len(m.Net.ConnectTCP) > 0 && len(m.Net.BindTCP) == 0 {
 		out = append(out, NSNeed{

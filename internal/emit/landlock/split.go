@@ -105,7 +105,7 @@ func (s *splitter) emit(path string, r Rights, owner emit.AbsRule, optional bool
 	s.grants = append(s.grants, PathRule{
 		Path:     path,
 		Access:   r.Names(),
-		Clause:   fmt.Sprintf("fs[%d]", owner.Index),
+		Clause:   clauseOf(owner),
 		Optional: optional,
 	})
 }
@@ -233,4 +233,13 @@ func appendUnique(xs []int, x int) []int {
 		return xs
 	}
 	return append(xs, x)
+}
+
+// clauseOf names the clause a grant serves: its rule's, or
+// "fs.protected" for a protected path's guard (protectedGuards).
+func clauseOf(owner emit.AbsRule) string {
+	if owner.Index < 0 {
+		return "fs.protected"
+	}
+	return fmt.Sprintf("fs[%d]", owner.Index)
 }

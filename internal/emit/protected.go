@@ -1,0 +1,21 @@
+package emit
+
+import (
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/policy"
+)
+
+// ProtectedPaths is jpdirs.ProtectedPaths for the workspace at root, each
+// path canonicalised by package policy (the form grants are bound in), in
+// a form for Tool.Protected.
+func ProtectedPaths(root string, getenv func(string) string) []string {
+	var out []string
+	for _, p := range jpdirs.ProtectedPaths(root, getenv) {
+		abs := p.Path
+		if c, err := policy.CanonicalAbs(abs); err == nil {
+			abs = c
+		}
+		out = append(out, abs)
+	}
+	return out
+}

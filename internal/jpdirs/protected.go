@@ -1,0 +1,117 @@
+package jpdirs
+
+import (
+	"path/filepath"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
+)
+
+// Protected is one path outside the workspace that a tool must not write
+// even where a writable grant (an external mount of the home directory,
+// say) covers it: JP's and jp-policy's own trust anchors, and files that
+// run code as the user outside any sandbox. Lint (JP116) warns about a
+// grant that reaches one, and compile keeps every one a tool's writable
+// grant covers read-only on exec's namespaced path; both take the list
+// from ProtectedPaths, so they agree.
+type Protected struct {
+	// Path is absolute and clean, not resolved through symlinks (the
+	// callers canonicalise it with package policy).
+	Path string
+	// What says what the path is and what writing it would do.
+	What string
+}
+
+// ProtectedEnv names the variables ProtectedPaths reads on this
+// platform: a compiled policy that protects paths outside the workspace
+// records them as inputs, so exec run with another home or data
+// directory refuses as stale instead of protecting the old ones.
+func ProtectedEnv() []string {
+	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR"}
+	if platform.Host == platform.Windows {
+		env = append(env, "USERPROFILE", "APPDATA", "LOCALAPPDATA")
+	}
+	return env
+}
+
+// homeStartup are the files under the home directory that a shell, git
+// or ssh runs or obeys as the user, outside any sandbox. The list follows
+// sandbox-runtime's mandatory write denials (its DANGEROUS_FILES:
+// .gitconfig, .bashrc, .bash_profile, .zshrc, .zprofile, .profile),
+// completed with the other start-up files the same shells read (bash's
+// .bash_login and .bash_logout, zsh's .zshenv, .zlogin and .zlogout) and
+// ~/.ssh (authorized_keys lets anyone in, config and rc run commands).
+// Its per-project entries (.git, .gitmodules, .vscode, .idea) and
+// Claude's own files (.mcp.json, .ripgreprc) are not home-directory
+// start-up files: .git is one of the workspace's protected names.
+var homeStartup = []struct{ rel, what string }{
+	{".bashrc", startup},
+	{".bash_profile", startup},
+	{".bash_login", startup},
+	{".bash_logout", startup},
+	{".profile", startup},
+	{".zshrc", startup},
+	{".zshenv", startup},
+	{".zprofile", startup},
+	{".zlogin", startup},
+	{".zlogout", startup},
+	{".gitconfig", gitConfig},
+	{".ssh", "ssh's directory: authorized_keys lets anyone who holds a listed key log in as you, config and rc run commands on your next ssh"},
+}
+
+// xdgStartup are the same kind of files under the XDG config directory
+// ($XDG_CONFIG_HOME, else ~/.config).
+var xdgStartup = []struct{ rel, what string }{
+	{"fish", "fish's config directory (config.fish, conf.d, functions), which runs as you in your next fish shell"},
+	{"git", gitConfig},
+	{"systemd", "systemd's user units, which run as you outside any sandbox at your next login or timer"},
+	{"autostart", "the desktop's autostart entries, which run as you at your next login"},
+}
+
+const (
+	startup   = "shell start-up files, which run as you, outside any sandbox, in your next shell"
+	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
+)
+
+// SelfEscalation words the consequence of writing one of JP's own files.
+func SelfEscalation(what string) string {
+	return what + ", so it can rewrite its own access policy for its next run"
+}
+
+// ProtectedPaths lists the protected paths for the workspace at root
+// ("" for none: its user storage is then left out), as getenv locates
+// them; a directory that cannot be located (no home, no data dir) is
+// left out. JP's own come first: its user config directory, this
+// workspace's user storage (approvals.json) and jp-policy's pins and
+// verify caches under the user data directory, which decide what exec
+// trusts.
+func ProtectedPaths(root string, getenv func(string) string) []Protected {
+	getenv = getenvOrOS(getenv)
+	var out []Protected
+	if d, err := GlobalConfigDir(getenv); err == nil && d != "" {
+		out = append(out, Protected{d, SelfEscalation("JP's user config directory")})
+	}
+	if root != "" {
+		if d, err := UserWorkspaceDir(root, getenv); err == nil && d != "" {
+			out = append(out, Protected{d, SelfEscalation("JP's user storage for this workspace, which holds approvals.json")})
+		}
+	}
+	if d, err := UserDataDir(getenv); err == nil && d != "" {
+		out = append(out, Protected{filepath.Join(d, "jp-policy"), "jp-policy's pins and verify caches, so it can forge the pin of a workspace and make the next exec trust an artifact it wrote itself"})
+	}
+	h := home(getenv)
+	if h == "" || !filepath.IsAbs(h) {
+		return out
+	}
+	h = filepath.Clean(h)
+	for _, f := range homeStartup {
+		out = append(out, Protected{filepath.Join(h, f.rel), f.what})
+	}
+	xdg := absEnv(getenv, "XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(h, ".config")
+	}
+	for _, f := range xdgStartup {
+		out = append(out, Protected{filepath.Join(filepath.Clean(xdg), f.rel), f.what})
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package jpdirs
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
+)
+
+func TestProtectedPaths(t *testing.T) {
+	if platform.Host != platform.Linux {
+		t.Skip("the XDG layout is Linux's")
+	}
+	paths := func(env map[string]string) []string {
+		var out []string
+		for _, p := range ProtectedPaths("", func(k string) string { return env[k] }) {
+			if p.What == "" {
+				t.Errorf("%s: no reason", p.Path)
+			}
+			out = append(out, p.Path)
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    []string
+		notWant []string
+	}{
+		{"home only", map[string]string{"HOME": "/h"},
+			[]string{"/h/.config/jp", "/h/.local/share/jp/jp-policy", "/h/.bashrc", "/h/.profile", "/h/.zshenv", "/h/.gitconfig", "/h/.ssh", "/h/.config/git", "/h/.config/fish"}, nil},
+		{"xdg and jp dirs", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "JP_GLOBAL_CONFIG_DIR": "/g", "JP_USER_DATA_DIR": "/d"},
+			[]string{"/g", "/d/jp-policy", "/h/.bashrc", "/x/git", "/x/fish"}, []string{"/h/.config/git", "/x/jp"}},
+		{"relative xdg ignored", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "rel"},
+			[]string{"/h/.config/git"}, []string{"rel/git"}},
+		{"no home", map[string]string{"JP_USER_DATA_DIR": "/d"},
+			[]string{"/d/jp-policy"}, []string{"/.bashrc", ".bashrc"}},
+		{"relative home", map[string]string{"HOME": "h", "JP_USER_DATA_DIR": "/d"},
+			[]string{"/d/jp-policy"}, []string{"h/.bashrc"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := paths(tc.env)
+			for _, w := range tc.want {
+				if !slices.Contains(got, filepath.FromSlash(w)) {
+					t.Errorf("missing %s in %v", w, got)
+				}
+			}
+			for _, w := range tc.notWant {
+				if slices.Contains(got, filepath.FromSlash(w)) {
+					t.Errorf("unexpected %s in %v", w, got)
+				}
+			}
+		})
+	}
+}
