@@ -262,6 +262,13 @@ func osPathError(input string, err error) *PathError {
 // component resolved through symlinks, a missing suffix appended as
 // written.
 func CanonicalAbs(p string) (string, error) {
+	return (*StatCache)(nil).CanonicalAbs(p)
+}
+
+// CanonicalAbs is the package's CanonicalAbs with c's answers (a nil c
+// asks the disk): the protected paths share their parents (the home
+// directory, ~/.config), which a cache resolves once.
+func (c *StatCache) CanonicalAbs(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", &PathError{Kind: KindInvalid, Path: p, Msg: "not an absolute path"}
 	}
@@ -271,7 +278,7 @@ func CanonicalAbs(p string) (string, error) {
 	if err != nil {
 		return "", &PathError{Kind: KindInvalid, Path: p, Msg: err.Error()}
 	}
-	r, err := Canonicalize(root, filepath.ToSlash(rel))
+	r, err := c.Canonicalize(root, filepath.ToSlash(rel))
 	if err != nil {
 		return "", err
 	}

@@ -46,7 +46,7 @@ func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpdirs.SelfEscalation("the approvals store")})
 	}
 	for i := range out {
-		if c, err := policy.CanonicalAbs(out[i].abs); err == nil {
+		if c, err := opts.Disk.CanonicalAbs(out[i].abs); err == nil {
 			out[i].abs = c // compare canonical with canonical targets
 		}
 	}
