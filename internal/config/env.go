@@ -55,6 +55,13 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	}
 	sort.Strings(names)
 	names = compactStrings(names)
+	if len(names) > 0 && environ == nil {
+		if dups := envDuplicates(processEnvBlock(), EnvPrefix); len(dups) > 0 {
+			return diag.List{{Pos: envPos(dups[0], 1), Severity: diag.Error, Rule: RuleSchema,
+				Message: dups[0] + " is set more than once in the environment: JP applies every entry in turn (the last wins), jp-policy reads only the first",
+				Help:    "set the variable once (the program that starts JP passes it twice)"}}
+		}
+	}
 	root := tomlpos.NewTable(diag.Position{File: "env", Line: 1, Col: 1})
 	used := false
 	var seen []assigned
