@@ -198,6 +198,24 @@ func (w *kvWalk) tools(path string, nv nativeValue) error {
 	return w.tool(name, rest, nv)
 }
 
+func (w *kvWalk) isNull(nv nativeValue) bool {
+	return nv.json != nil && nv.json.Kind == tomlpos.Null
+}
+
+// null is a JSON null for a scalar key, which JP's try_some_* reads as
+// None. In a variable that changes nothing (the env layer is merged over
+// the files, and None keeps what they set); in --cfg it removes the key
+// from the config built so far, which then falls back to its default
+// (enable: on), and jp-policy does not model removing a key.
+func (w *kvWalk) null(nv nativeValue, what string) error {
+	if w.delim == "_" {
+		return nil
+	}
+	return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("%s: JP reads null as removing the key from the config built so far (it falls back to its default; a disabled tool is enabled again); jp-policy does not model removing a key", what),
+		Help:    "assign the value you mean instead of null"}}
+}
+
 func unknownKey(nv nativeValue, tool, path string) error {
 	return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
 		Message: fmt.Sprintf("conversation.tools.%s: JP has no key %q here and refuses the assignment", tool, path),
@@ -224,6 +242,9 @@ func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
 		if tool == "*" && (path == "source" || path == "command") {
 			return unknownKey(nv, tool, path)
 		}
+		if w.isNull(nv) {
+			return w.null(nv, at+"."+path)
+		}
 		n := nv.json
 		if n == nil {
 			n, _ = envValue("", nv.str, []string{path})
@@ -242,6 +263,9 @@ func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
 	if sub, ok := w.cut(path, "enable"); ok {
 		if sub != "state" && sub != "allow_toggle" {
 			return unknownKey(nv, tool, path)
+		}
+		if w.isNull(nv) {
+			return w.null(nv, at+".enable."+sub)
 		}
 		// One field of the { state, allow_toggle } table (EnableConfig).
 		n := nv.json
