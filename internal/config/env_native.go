@@ -16,13 +16,14 @@ import (
 //	JP_CFG_CONVERSATION_TOOLS=:<json object of tools>
 //	JP_CFG_CONVERSATION=:<json object with a "tools" member>
 //
-// The key is lower-cased and split on single underscores. Like JP, the
-// tool name is the first segment after TOOLS, so the field form only
-// reaches tools whose names have no underscore (the object forms and the
-// `__` form reach any). FIELD is RUN, SOURCE, ENABLE, COMMAND, ACCESS,
-// ACCESS_FS, ACCESS_NET, ACCESS_ENV, ACCESS_CONFIG, ACCESS_SENSITIVE_PATHS
-// or ACCESS_COMMANDS_<PROGRAM>. A leading ':' makes the value JSON; `\:`
-// and `\+` escape the modifiers.
+// The key is lower-cased (A-Z only) and walked as JP's AssignKeyValue
+// impls walk it (kvWalk): a tool is the first segment after TOOLS, in the
+// name and in an object member's name alike, so only jp-policy's own `__`
+// form reaches a tool whose name has an underscore. FIELD is RUN, SOURCE,
+// ENABLE, ENABLE_STATE, ENABLE_ALLOW_TOGGLE, COMMAND, ACCESS, ACCESS_FS,
+// and jp-policy's ACCESS_NET, ACCESS_ENV, ACCESS_CONFIG,
+// ACCESS_SENSITIVE_PATHS and ACCESS_COMMANDS_<PROGRAM>. A leading ':'
+// makes the value JSON; `\:` and `\+` escape the modifiers.
 //
 // JP assigns every variable into a fresh, empty env layer and then merges
 // that layer over the files like any other: a list value therefore
@@ -31,7 +32,8 @@ import (
 // same list. A plain string for a list is split on commas, each piece one
 // rule naming its path (or host, or name).
 
-// envAssign is one value for the env layer, under conversation.tools.<tool>.
+// envAssign is one value for the env layer, under conversation.tools.<tool>
+// (tool "": key is config_load_paths).
 type envAssign struct {
 	tool string
 	key  []string
