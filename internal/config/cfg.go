@@ -69,7 +69,14 @@ func (ld *loader) cfgAssign(arg, file, key string, raw, merge bool, col int, val
 	}
 	root := tomlpos.NewTable(diag.Position{File: file, Line: 1, Col: 1})
 	used := false
+	var seen []assigned
 	for _, e := range entries {
+		if e.tool == "" {
+			// config_load_paths: JP sets it, but names given to --cfg are
+			// searched in the files' and variables' (resolve_cfg_args
+			// reads the base config), and it grants nothing.
+			continue
+		}
 		if e.v == nil {
 			if e.key[0] == "access" {
 				ld.emit(diag.Diagnostic{Pos: diag.Position{File: file, Line: 1, Col: 1}, Severity: diag.Warning,
@@ -77,6 +84,10 @@ func (ld *loader) cfgAssign(arg, file, key string, raw, merge bool, col int, val
 					Help:    "set access rules through --cfg as a whole file (--cfg FILE) or one rule list, as docs/config.md#--cfg shows"})
 			}
 			continue
+		}
+		var err error
+		if seen, err = checkOverlap(seen, "--cfg "+arg, e, diag.Position{File: file, Line: 1, Col: 1}); err != nil {
+			return err
 		}
 		if e.list && !e.merge {
 			// Assigned onto the config so far without '+': the list is

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/execplan"
@@ -54,8 +55,16 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	}
 	sort.Strings(names)
 	names = compactStrings(names)
+	if len(names) > 0 && environ == nil {
+		if dups := envDuplicates(processEnvBlock(), EnvPrefix); len(dups) > 0 {
+			return diag.List{{Pos: envPos(dups[0], 1), Severity: diag.Error, Rule: RuleSchema,
+				Message: dups[0] + " is set more than once in the environment: JP applies every entry in turn (the last wins), jp-policy reads only the first",
+				Help:    "set the variable once (the program that starts JP passes it twice)"}}
+		}
+	}
 	root := tomlpos.NewTable(diag.Position{File: "env", Line: 1, Col: 1})
 	used := false
+	var seen []assigned
 	for _, name := range names {
 		value := getenv(name)
 		if value == "" {
@@ -67,14 +76,10 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 			// the compile saw (execplan.IsEnvConfigInput).
 			ld.l.Env[name] = value
 		}
-		if strings.EqualFold(strings.TrimPrefix(name, EnvPrefix), "config_load_paths") {
-			// JP's env layer appends to the files' config_load_paths.
-			paths, err := envLoadPaths(name, value)
-			if err != nil {
-				return err
-			}
-			ld.loadPaths = append(ld.loadPaths, paths...)
-			ld.l.Env[name] = value
+		if !utf8.ValidString(name) || !utf8.ValidString(value) {
+			// JP's from_envs skips a variable whose name or value is not
+			// UTF-8 (into_string().ok()); so does jp-policy, after
+			// recording it above so that exec sees it unchanged.
 			continue
 		}
 		entries, err := envEntries(name, value)
@@ -91,8 +96,21 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 					Help:    "jp-policy reads access, source and enable from JP_CFG_ variables; put other keys in a config file, or unset the variable"})
 				continue
 			}
-			envSet(root, name, append([]string{"conversation", "tools", e.tool}, e.key...), e)
+			if seen, err = checkOverlap(seen, name, e, envPos(name, 1)); err != nil {
+				return err
+			}
 			ld.l.Env[name] = value
+			if e.tool == "" {
+				// config_load_paths: JP's env layer appends to the files'.
+				for _, it := range e.v.Items {
+					if it.Kind != tomlpos.String {
+						return fatal(it.Pos, RuleSchema, "config_load_paths: expected a string, but got %s", it.Kind)
+					}
+					ld.loadPaths = append(ld.loadPaths, it.Str)
+				}
+				continue
+			}
+			envSet(root, name, append([]string{"conversation", "tools", e.tool}, e.key...), e)
 			used = true
 		}
 	}
@@ -103,32 +121,6 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	ld.emitValidation(root)
 	ld.m.apply(root)
 	return nil
-}
-
-// envLoadPaths reads JP_CFG_CONFIG_LOAD_PATHS: a comma-separated list or
-// a JSON array of strings.
-func envLoadPaths(name, value string) ([]string, error) {
-	raw, merge, col, val := nativePrefix(value)
-	nv := nativeValue{file: "env:" + name, str: val, col: col, merge: merge}
-	if raw {
-		n, err := envJSONValue(nv.file, val, col)
-		if err != nil {
-			return nil, err
-		}
-		nv.json = n
-	}
-	arr, err := nativeList(nv, "", "config_load_paths")
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, it := range arr.Items {
-		if it.Kind != tomlpos.String {
-			return nil, fatal(it.Pos, RuleSchema, "config_load_paths: expected a string, but got %s", it.Kind)
-		}
-		out = append(out, it.Str)
-	}
-	return out, nil
 }
 
 // envSet puts one value into the env layer's tree at full. A list
@@ -169,7 +161,7 @@ func envEntries(name, value string) ([]envAssign, error) {
 	if strings.Contains(rest, "__") {
 		segs := strings.Split(rest, "__")
 		for i := range segs {
-			segs[i] = strings.ToLower(segs[i])
+			segs[i] = asciiLower(segs[i])
 		}
 		if len(segs) < 4 || segs[0] != "conversation" || segs[1] != "tools" || segs[2] == "" {
 			return nil, nil
@@ -243,4 +235,43 @@ func envTOML(name, value string) (*tomlpos.Node, error) {
 		}
 	})
 	return v, nil
+}
+
+// assigned is one path the env layer (or one --cfg argument) assigned,
+// and by which variable.
+type assigned struct {
+	by    string
+	path  []string
+	list  bool
+	pos   diag.Position
+	merge bool
+}
+
+// checkOverlap refuses two assignments to the same key, or to a key and
+// a part of it (enable and enable.state), where the result depends on
+// their order: JP applies variables in the order of its environment
+// (std::env::vars_os), which jp-policy cannot see and which no compiled
+// artifact records (only each value's hash), and the members of one JSON
+// object in document order, which a name and an object spelling of the
+// same key hide. Two '+' lists only append, in either order.
+func checkOverlap(seen []assigned, by string, e envAssign, pos diag.Position) ([]assigned, error) {
+	path := append([]string{e.tool}, e.key...)
+	for _, s := range seen {
+		n := min(len(s.path), len(path))
+		if !slices.Equal(s.path[:n], path[:n]) || (s.list && e.list && s.merge && e.merge) {
+			continue
+		}
+		what := strings.Join(path[:n], ".")
+		if e.tool != "" {
+			what = "conversation.tools." + what
+		}
+		msg := fmt.Sprintf("%s and %s both assign %s; JP applies variables in the order of its environment, which jp-policy cannot see (and a compiled artifact does not record), so either may win", s.by, by, what)
+		if s.by == by {
+			msg = fmt.Sprintf("%s assigns %s twice, in two spellings; jp-policy does not apply overlapping parts of one value", by, what)
+		}
+		return seen, diag.List{{Pos: pos, Severity: diag.Error, Rule: RuleSchema,
+			Message: msg,
+			Help:    "set the key once (unset one of the variables, or write it once), or give both lists a leading '+' so that each appends"}}
+	}
+	return append(seen, assigned{by: by, path: path, list: e.list, merge: e.merge, pos: pos}), nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
@@ -15,13 +16,14 @@ import (
 //	JP_CFG_CONVERSATION_TOOLS=:<json object of tools>
 //	JP_CFG_CONVERSATION=:<json object with a "tools" member>
 //
-// The key is lower-cased and split on single underscores. Like JP, the
-// tool name is the first segment after TOOLS, so the field form only
-// reaches tools whose names have no underscore (the object forms and the
-// `__` form reach any). FIELD is RUN, SOURCE, ENABLE, COMMAND, ACCESS,
-// ACCESS_FS, ACCESS_NET, ACCESS_ENV, ACCESS_CONFIG, ACCESS_SENSITIVE_PATHS
-// or ACCESS_COMMANDS_<PROGRAM>. A leading ':' makes the value JSON; `\:`
-// and `\+` escape the modifiers.
+// The key is lower-cased (A-Z only) and walked as JP's AssignKeyValue
+// impls walk it (kvWalk): a tool is the first segment after TOOLS, in the
+// name and in an object member's name alike, so only jp-policy's own `__`
+// form reaches a tool whose name has an underscore. FIELD is RUN, SOURCE,
+// ENABLE, ENABLE_STATE, ENABLE_ALLOW_TOGGLE, COMMAND, ACCESS, ACCESS_FS,
+// and jp-policy's ACCESS_NET, ACCESS_ENV, ACCESS_CONFIG,
+// ACCESS_SENSITIVE_PATHS and ACCESS_COMMANDS_<PROGRAM>. A leading ':'
+// makes the value JSON; `\:` and `\+` escape the modifiers.
 //
 // JP assigns every variable into a fresh, empty env layer and then merges
 // that layer over the files like any other: a list value therefore
@@ -30,7 +32,8 @@ import (
 // same list. A plain string for a list is split on commas, each piece one
 // rule naming its path (or host, or name).
 
-// envAssign is one value for the env layer, under conversation.tools.<tool>.
+// envAssign is one value for the env layer, under conversation.tools.<tool>
+// (tool "": key is config_load_paths).
 type envAssign struct {
 	tool string
 	key  []string
@@ -75,7 +78,25 @@ func (nv nativeValue) child(n *tomlpos.Node) nativeValue {
 
 func nativeEntries(name, value string) ([]envAssign, error) {
 	raw, merge, col, val := nativePrefix(value)
-	return assignKV("env:"+name, strings.ToLower(strings.TrimPrefix(name, EnvPrefix)), "_", raw, merge, col, val)
+	return assignKV("env:"+name, asciiLower(strings.TrimPrefix(name, EnvPrefix)), "_", raw, merge, col, val)
+}
+
+// asciiLower is Rust's to_ascii_lowercase, which JP applies to a
+// variable's name: only A-Z change. strings.ToLower would also fold
+// letters such as U+212A (Kelvin sign) to "k", naming a tool JP does not.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // assignKV applies one of JP's key-value assignments (KvAssignment): key
@@ -91,100 +112,163 @@ func assignKV(file, key, delim string, raw, merge bool, col int, val string) ([]
 		}
 		nv.json = n
 	}
-	conv, tools, tool := "conversation", "conversation"+delim+"tools", "conversation"+delim+"tools"+delim
-	switch {
-	case key == "":
-		// The root object of --cfg '{...}': only conversation.tools is
-		// jp-policy's business.
-		if nv.json == nil || nv.json.Kind != tomlpos.Table {
-			return nil, nil
-		}
-		if c := nv.json.Get("conversation"); c != nil && c.Kind == tomlpos.Table {
-			if t := c.Get("tools"); t != nil {
-				return nativeTools(nv.child(t))
-			}
-		}
-		return nil, nil
-	case key == conv:
-		if nv.json == nil || nv.json.Kind != tomlpos.Table {
-			return nil, nil
-		}
-		t := nv.json.Get("tools")
-		if t == nil {
-			return nil, nil
-		}
-		return nativeTools(nv.child(t))
-	case key == tools:
-		return nativeTools(nv)
-	case !strings.HasPrefix(key, tool):
-		return nil, nil
-	}
-	name, field, _ := strings.Cut(strings.TrimPrefix(key, tool), delim)
-	if name == "" {
-		return nil, nil
-	}
-	var out []envAssign
-	err := nativeTool(&out, name, strings.ReplaceAll(field, delim, "_"), nv)
-	return out, err
+	w := kvWalk{delim: delim}
+	err := w.root(key, nv)
+	return w.out, err
 }
 
-// nativeTools assigns a JSON object of tools, each member one tool.
-func nativeTools(nv nativeValue) ([]envAssign, error) {
+// kvWalk follows a key down JP's config types as their AssignKeyValue
+// impls do (jp_config lib.rs, conversation.rs, conversation/tool.rs,
+// conversation/tool/access.rs): at each level a segment is matched with
+// KvKey::trim_prefix (the segment alone, or followed by the delimiter),
+// a JSON object with an empty key is spread over its members
+// (try_merge_object), and each member's name is then read as a key path
+// with the same delimiter. So in a variable an object member "x_access"
+// of conversation.tools is tool "x", key "access", exactly as the name
+// JP_CFG_CONVERSATION_TOOLS_X_ACCESS would be: a tool map key is always
+// the first segment (assign_to_entry, trim_prefix_any).
+type kvWalk struct {
+	delim string
+	out   []envAssign
+}
+
+// cut is KvKey::trim_prefix.
+func (w *kvWalk) cut(path, seg string) (string, bool) {
+	if path == seg {
+		return "", true
+	}
+	return strings.CutPrefix(path, seg+w.delim)
+}
+
+// spread is try_merge_object: each member of a JSON object assigned at
+// level with its name as the key path.
+func (w *kvWalk) spread(nv nativeValue, what string, level func(string, nativeValue) error) error {
 	if nv.json == nil || nv.json.Kind != tomlpos.Table {
-		return nil, objectExpected(nv, "conversation.tools")
+		return objectExpected(nv, what)
 	}
-	var out []envAssign
 	for _, k := range nv.json.Keys {
-		if err := nativeTool(&out, k, "", nv.child(nv.json.Fields[k])); err != nil {
-			return nil, err
+		if err := level(k, nv.child(nv.json.Fields[k])); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
-func objectExpected(nv nativeValue, what string) error {
-	return fatal(nv.pos(), RuleSchema, "%s: JP expects a JSON object here (a value starting with ':')", what)
-}
-
-// nativeTool assigns field (underscore-joined, "" for the whole tool) of
-// one tool.
-func nativeTool(out *[]envAssign, tool, field string, nv nativeValue) error {
-	switch field {
-	case "":
-		if nv.json == nil || nv.json.Kind != tomlpos.Table {
-			return objectExpected(nv, "conversation.tools."+tool)
+// PartialAppConfig::assign.
+func (w *kvWalk) root(path string, nv nativeValue) error {
+	if path == "" {
+		return w.spread(nv, "the config root", w.root)
+	}
+	if rest, ok := w.cut(path, "config_load_paths"); ok {
+		if rest != "" {
+			return unsupportedIndex(nv, "config_load_paths", rest)
 		}
-		for _, k := range nv.json.Keys {
-			if err := nativeTool(out, tool, k, nv.child(nv.json.Fields[k])); err != nil {
-				return err
-			}
+		arr, err := nativeList(nv, "", "config_load_paths")
+		if err != nil {
+			return err
 		}
+		w.out = append(w.out, envAssign{key: []string{"config_load_paths"}, v: arr, list: true, merge: nv.merge})
 		return nil
-	case "run", "source", "command", "enable":
-		var n *tomlpos.Node
-		if nv.json != nil {
-			n = nv.json
-		} else {
-			n, _ = envValue("", nv.str, []string{field})
+	}
+	if rest, ok := w.cut(path, "conversation"); ok {
+		return w.conversation(rest, nv)
+	}
+	return nil // JP's other keys (assistant, style, ...) are not jp-policy's
+}
+
+// PartialConversationConfig::assign.
+func (w *kvWalk) conversation(path string, nv nativeValue) error {
+	if path == "" {
+		return w.spread(nv, "conversation", w.conversation)
+	}
+	if rest, ok := w.cut(path, "tools"); ok {
+		return w.tools(rest, nv)
+	}
+	return nil
+}
+
+// PartialToolsConfig::assign: "*" is the defaults table, anything else
+// names a tool by its first segment.
+func (w *kvWalk) tools(path string, nv nativeValue) error {
+	if path == "" {
+		return w.spread(nv, "conversation.tools", w.tools)
+	}
+	if rest, ok := w.cut(path, "*"); ok {
+		return w.tool("*", rest, nv)
+	}
+	name, rest, _ := strings.Cut(path, w.delim)
+	return w.tool(name, rest, nv)
+}
+
+func (w *kvWalk) isNull(nv nativeValue) bool {
+	return nv.json != nil && nv.json.Kind == tomlpos.Null
+}
+
+// null is a JSON null for a scalar key, which JP's try_some_* reads as
+// None. In a variable that changes nothing (the env layer is merged over
+// the files, and None keeps what they set); in --cfg it removes the key
+// from the config built so far, which then falls back to its default
+// (enable: on), and jp-policy does not model removing a key.
+func (w *kvWalk) null(nv nativeValue, what string) error {
+	if w.delim == "_" {
+		return nil
+	}
+	return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("%s: JP reads null as removing the key from the config built so far (it falls back to its default; a disabled tool is enabled again); jp-policy does not model removing a key", what),
+		Help:    "assign the value you mean instead of null"}}
+}
+
+func unknownKey(nv nativeValue, tool, path string) error {
+	return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("conversation.tools.%s: JP has no key %q here and refuses the assignment", tool, path),
+		Help:    "a tool's name is the first segment after TOOLS, so a tool whose name has an underscore cannot be named in a variable; use a config file or --cfg conversation.tools.<tool>.<key>=..."}}
+}
+
+func unsupportedIndex(nv nativeValue, what, rest string) error {
+	return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
+		Message: fmt.Sprintf("%s: JP reads %q as a part of the list built so far (an index, or a key of one element); jp-policy does not apply such assignments", what, rest),
+		Help:    "assign the whole list instead: KEY=VALUE replaces it, KEY+=VALUE (a variable: a leading '+') appends"}}
+}
+
+// tool is PartialToolConfig::assign (PartialToolsDefaultsConfig::assign
+// for "*", which has fewer keys).
+func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
+	at := "conversation.tools." + tool
+	switch path {
+	case "":
+		if tool == "*" {
+			return unknownKey(nv, tool, path) // the defaults have no "" arm
+		}
+		return w.spread(nv, at, func(k string, c nativeValue) error { return w.tool(tool, k, c) })
+	case "source", "run", "command", "enable":
+		if tool == "*" && (path == "source" || path == "command") {
+			return unknownKey(nv, tool, path)
+		}
+		if w.isNull(nv) {
+			return w.null(nv, at+"."+path)
+		}
+		n := nv.json
+		if n == nil {
+			n, _ = envValue("", nv.str, []string{path})
 			n.Pos = nv.pos()
 		}
-		*out = append(*out, envAssign{tool: tool, key: []string{field}, v: n})
+		w.out = append(w.out, envAssign{tool: tool, key: []string{path}, v: n})
 		return nil
-	case "access":
-		if nv.json == nil || nv.json.Kind != tomlpos.Table {
-			return objectExpected(nv, "conversation.tools."+tool+".access")
-		}
-		for _, k := range nv.json.Keys {
-			if err := nativeAccess(out, tool, k, nv.child(nv.json.Fields[k])); err != nil {
-				return err
-			}
+	case "format", "result", "cancellation_response":
+		return nil // JP's keys jp-policy does not model
+	case "summary", "description", "examples", "parameters", "questions":
+		if tool == "*" {
+			return unknownKey(nv, tool, path)
 		}
 		return nil
 	}
-	if rest, ok := strings.CutPrefix(field, "access_"); ok {
-		return nativeAccess(out, tool, rest, nv)
-	}
-	if sub, ok := strings.CutPrefix(field, "enable_"); ok && (sub == "state" || sub == "allow_toggle") {
+	if sub, ok := w.cut(path, "enable"); ok {
+		if sub != "state" && sub != "allow_toggle" {
+			return unknownKey(nv, tool, path)
+		}
+		if w.isNull(nv) {
+			return w.null(nv, at+".enable."+sub)
+		}
 		// One field of the { state, allow_toggle } table (EnableConfig).
 		n := nv.json
 		if n == nil {
@@ -193,36 +277,71 @@ func nativeTool(out *[]envAssign, tool, field string, nv nativeValue) error {
 				n = &tomlpos.Node{Kind: tomlpos.Bool, Pos: nv.pos(), Bool: nv.str == "true"}
 			}
 		}
-		*out = append(*out, envAssign{tool: tool, key: []string{"enable", sub}, v: n})
+		w.out = append(w.out, envAssign{tool: tool, key: []string{"enable", sub}, v: n})
 		return nil
 	}
-	// JP's other tool keys (style, summary, ...) are not jp-policy's.
-	return nil
+	if _, ok := w.cut(path, "style"); ok {
+		return nil
+	}
+	if tool != "*" {
+		if sub, ok := w.cut(path, "command"); ok {
+			// JP assigns program, args or shell into the command built so
+			// far, or refuses it when that is a string.
+			return diag.List{{Pos: nv.pos(), Severity: diag.Error, Rule: RuleSchema,
+				Message: fmt.Sprintf("%s.command: JP assigns %q into the command built so far (or refuses it when that is a string); jp-policy does not apply a part of a command", at, sub),
+				Help:    "assign the whole command: conversation.tools.<tool>.command (a string or a { program, args, shell } object)"}}
+		}
+		if _, ok := w.cut(path, "options"); ok {
+			return nil
+		}
+		if rest, ok := w.cut(path, "access"); ok {
+			return w.access(tool, rest, nv)
+		}
+	}
+	return unknownKey(nv, tool, path)
 }
 
-// nativeAccess assigns one key of a tool's access table.
-func nativeAccess(out *[]envAssign, tool, key string, nv nativeValue) error {
-	if primary, ok := nativeListKey(key); ok {
-		items, err := nativeList(nv, primary, "conversation.tools."+tool+".access."+key)
+// access is PartialAccessConfig::assign, which in JP knows only fs; the
+// other lists and commands are jp-policy's (RFD 076).
+func (w *kvWalk) access(tool, path string, nv nativeValue) error {
+	at := "conversation.tools." + tool + ".access"
+	if path == "" {
+		return w.spread(nv, at, func(k string, c nativeValue) error { return w.access(tool, k, c) })
+	}
+	for _, kind := range [...]string{"fs", "net", "env", "config", "sensitive_paths"} {
+		rest, ok := w.cut(path, kind)
+		if !ok {
+			continue
+		}
+		if rest != "" {
+			return unsupportedIndex(nv, at+"."+kind, rest)
+		}
+		primary, _ := nativeListKey(kind)
+		items, err := nativeList(nv, primary, at+"."+kind)
 		if err != nil {
 			return err
 		}
-		*out = append(*out, envAssign{tool: tool, key: []string{"access", key}, v: items, list: true, merge: nv.merge})
+		w.out = append(w.out, envAssign{tool: tool, key: []string{"access", kind}, v: items, list: true, merge: nv.merge})
 		return nil
 	}
-	prog, isProg := strings.CutPrefix(key, "commands_")
-	switch {
-	case key == "commands" && nv.json != nil && nv.json.Kind == tomlpos.Table:
-		for _, p := range nv.json.Keys {
-			*out = append(*out, envAssign{tool: tool, key: []string{"access", "commands", p}, v: nv.json.Fields[p]})
+	if prog, ok := w.cut(path, "commands"); ok {
+		switch {
+		case prog == "" && nv.json != nil && nv.json.Kind == tomlpos.Table:
+			for _, p := range nv.json.Keys {
+				w.out = append(w.out, envAssign{tool: tool, key: []string{"access", "commands", p}, v: nv.json.Fields[p]})
+			}
+			return nil
+		case prog != "" && nv.json != nil:
+			w.out = append(w.out, envAssign{tool: tool, key: []string{"access", "commands", prog}, v: nv.json})
+			return nil
 		}
-		return nil
-	case isProg && prog != "" && nv.json != nil:
-		*out = append(*out, envAssign{tool: tool, key: []string{"access", "commands", prog}, v: nv.json})
-		return nil
 	}
-	*out = append(*out, envAssign{tool: tool, key: append([]string{"access"}, strings.Split(key, "_")...)})
+	w.out = append(w.out, envAssign{tool: tool, key: append([]string{"access"}, strings.Split(path, w.delim)...)})
 	return nil
+}
+
+func objectExpected(nv nativeValue, what string) error {
+	return fatal(nv.pos(), RuleSchema, "%s: JP expects a JSON object here (a value starting with ':')", what)
 }
 
 // nativeList turns a list value into a plain array: a JSON array as is

@@ -38,7 +38,6 @@ func TestEnvEntry(t *testing.T) {
 		supported   bool
 	}{
 		{"JP_CFG_CONVERSATION_TOOLS_BASH_RUN", "ask", "bash", []string{"run"}, true},
-		{"JP_CFG_CONVERSATION_TOOLS_FS_READ_FILE_RUN", "ask", "", nil, false}, // tool "fs", field read_file_run: not ours
 		{"JP_CFG_CONVERSATION__TOOLS__FS_READ_FILE__RUN", "ask", "fs_read_file", []string{"run"}, true},
 		{"JP_CFG_CONVERSATION_TOOLS_BASH_ACCESS_COMMANDS_GIT", `:{"args": [["status"]]}`, "bash", []string{"access", "commands", "git"}, true},
 		{"JP_CFG_CONVERSATION_TOOLS_BASH_ACCESS_COMMANDS_GIT", "status", "bash", []string{"access", "commands", "git"}, false},
@@ -78,7 +77,19 @@ func TestNativeLists(t *testing.T) {
 		{"JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS", `:["src", {"path": "docs", "read": true}]`, []string{"t.access.fs=src,docs"}},
 		{"JP_CFG_CONVERSATION_TOOLS_T_ACCESS", `:{"fs": ["a"], "env": "HOME,PATH"}`, []string{"t.access.fs=a", "t.access.env=HOME,PATH"}},
 		{"JP_CFG_CONVERSATION_TOOLS_T", `:{"run": "ask", "access": {"fs": [{"path": "a"}]}}`, []string{"t.run", "t.access.fs=a"}},
-		{"JP_CFG_CONVERSATION_TOOLS", `:{"t": {"access": {"fs": ["a"]}}, "u_v": {"source": "local"}}`, []string{"t.access.fs=a", "u_v.source"}},
+		{"JP_CFG_CONVERSATION_TOOLS", `:{"t": {"access": {"fs": ["a"]}}, "u": {"source": "local"}}`, []string{"t.access.fs=a", "u.source"}},
+		// A member name is a key path: tool "t", key access (JP's
+		// try_merge_object, assign_to_entry).
+		{"JP_CFG_CONVERSATION_TOOLS", `:{"t_access": {"fs": ["a"]}}`, []string{"t.access.fs=a"}},
+		{"JP_CFG_CONVERSATION_TOOLS", `:{"t_access_fs": ["a"]}`, []string{"t.access.fs=a"}},
+		{"JP_CFG_CONVERSATION_TOOLS_T", `:{"access_fs": ["a"], "enable_state": false}`, []string{"t.access.fs=a", "t.enable.state"}},
+		{"JP_CFG_", `:{"conversation_tools_t_access_fs": "a", "assistant": {}}`, []string{"t.access.fs=a"}},
+		{"JP_CFG_", `:{"conversation": {"tools": {"t": {"run": "ask"}}}}`, []string{"t.run"}},
+		{"JP_CFG_CONVERSATION_TOOLS_*_ENABLE", "false", []string{"*.enable"}},
+		// JSON null for a scalar is JP's None: no change in the env layer.
+		{"JP_CFG_CONVERSATION_TOOLS_T_RUN", ":null", nil},
+		// Only A-Z are lower-cased: U+212A is not "k".
+		{"JP_CFG_CONVERSATION_TOOLS_\u212aIT_RUN", "ask", []string{"\u212ait.run"}},
 		{"JP_CFG_CONVERSATION", `:{"title": {}, "tools": {"t": {"access": {"fs": ["a"]}}}}`, []string{"t.access.fs=a"}},
 		{"JP_CFG_CONVERSATION_TOOLS_T_ENABLE_STATE", "false", []string{"t.enable.state"}},
 		{"JP_CFG_CONVERSATION_TOOLS_T_ENABLE_ALLOW_TOGGLE", "never", []string{"t.enable.allow_toggle"}},
@@ -109,6 +120,23 @@ func TestNativeLists(t *testing.T) {
 			t.Errorf("%s=%s: got %v, want %v", tc.name, tc.value, got, tc.want)
 		}
 	}
+	// Assignments JP refuses, or applies into something built before
+	// (an index into a list, a part of command), are refused.
+	for _, tc := range [][2]string{
+		{"JP_CFG_CONVERSATION_TOOLS_FS_READ_FILE_RUN", "ask"},                 // tool "fs", key read_file_run
+		{"JP_CFG_CONVERSATION_TOOLS", `:{"fs_read_file": {"enable": false}}`}, // the same, as a member
+		{"JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS_0_WRITE", "true"},
+		{"JP_CFG_CONVERSATION_TOOLS_T_COMMAND_PROGRAM", "sh"},
+		{"JP_CFG_CONVERSATION_TOOLS_T_ENABLE_BOGUS", "x"},
+		{"JP_CFG_CONVERSATION_TOOLS_*", `:{"enable": false}`}, // the defaults have no "" arm
+		{"JP_CFG_CONVERSATION_TOOLS_*_ACCESS_FS", "a"},
+		{"JP_CFG_CONFIG_LOAD_PATHS_0", "x"},
+		{"JP_CFG_", "x"},
+	} {
+		if es, err := envEntries(tc[0], tc[1]); err == nil {
+			t.Errorf("%s=%s: accepted as %+v", tc[0], tc[1], es)
+		}
+	}
 	// A table for a list is refused as JP refuses it (try_vec wants a
 	// string or an array).
 	if _, err := envEntries("JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS", `:{"strategy": "replace", "value": []}`); err == nil {
@@ -125,8 +153,22 @@ func FuzzEnvEntry(f *testing.F) {
 	f.Add("JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS", ` src, ,docs`)
 	f.Add("JP_CFG_CONVERSATION_TOOLS", `:{"t": {"access": {"fs": ["a", {"path": "b"}]}}}`)
 	f.Add("JP_CFG_CONVERSATION", `:{"tools": {"t": {"enable": {"state": false}}}}`)
+	f.Add("JP_CFG_CONVERSATION_TOOLS", `:{"t_access": {"fs": ["a"]}, "u_v": {}}`)
+	f.Add("JP_CFG_", `:{"conversation.tools": {"t": {"run": null}}}`)
+	f.Add("JP_CFG_CONVERSATION_TOOLS_T_ACCESS_FS_0_WRITE", "true")
+	f.Add("JP_CFG_CONVERSATION_TOOLS_\u212aIT_COMMAND_PROGRAM", "sh")
+	f.Add("JP_CFG_CONVERSATION_TOOLS_*_ENABLE_STATE", "+:false")
 	f.Fuzz(func(t *testing.T, name, value string) {
-		_, err := envEntries(name, value)
+		es, err := envEntries(name, value)
+		if err == nil && !strings.Contains(strings.TrimPrefix(name, EnvPrefix), "__") {
+			// JP's form: a tool is the first '_'-separated segment of
+			// a name or of an object member's name, never more.
+			for _, e := range es {
+				if strings.Contains(e.tool, "_") {
+					t.Fatalf("%s=%s: tool %q spans segments", name, value, e.tool)
+				}
+			}
+		}
 		if err != nil {
 			var list diag.List
 			if !errors.As(err, &list) || len(list) == 0 || list[0].Pos.File == "" {
@@ -144,6 +186,11 @@ func FuzzCfgKV(f *testing.F) {
 	f.Add(`conversation.tools.t.access.fs+:=[{"path": "a"}]`)
 	f.Add(`conversation.tools:={"t": {"run": "ask"}}`)
 	f.Add("=x")
+	f.Add(`conversation.tools:={"t.access": {"fs": ["a"]}}`)
+	f.Add("conversation.tools.t.access.fs.0.write=true")
+	f.Add("conversation.tools.t.access_fs=a")
+	f.Add("conversation.tools.t.enable:=null")
+	f.Add("conversation.tools.t.command.program=sh")
 	f.Fuzz(func(t *testing.T, arg string) {
 		key, raw, merge, col, val, ok := splitCfgKV(arg)
 		if !ok {
@@ -152,7 +199,12 @@ func FuzzCfgKV(f *testing.F) {
 		if col < 1 || col > len(arg)+1 || arg[col-1:] != val {
 			t.Fatalf("col %d does not point at the value %q in %q", col, val, arg)
 		}
-		_, err := assignKV("--cfg "+key, key, ".", raw, merge, col, val)
+		es, err := assignKV("--cfg "+key, key, ".", raw, merge, col, val)
+		for _, e := range es {
+			if err == nil && strings.Contains(e.tool, ".") {
+				t.Fatalf("%s: tool %q spans segments", arg, e.tool)
+			}
+		}
 		if err != nil {
 			var list diag.List
 			if !errors.As(err, &list) || len(list) == 0 || list[0].Pos.File == "" {
@@ -160,4 +212,53 @@ func FuzzCfgKV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckOverlap: two assignments of one key, or of a key and a part of
+// it, depend on the order JP applies them in; two '+' lists do not.
+func TestCheckOverlap(t *testing.T) {
+	list := func(merge bool) envAssign {
+		return envAssign{tool: "t", key: []string{"access", "fs"}, list: true, merge: merge}
+	}
+	tests := []struct {
+		a, b envAssign
+		want bool // refused
+	}{
+		{envAssign{tool: "t", key: []string{"run"}}, envAssign{tool: "t", key: []string{"run"}}, true},
+		{envAssign{tool: "t", key: []string{"enable"}}, envAssign{tool: "t", key: []string{"enable", "state"}}, true},
+		{envAssign{tool: "t", key: []string{"enable", "state"}}, envAssign{tool: "t", key: []string{"enable", "allow_toggle"}}, false},
+		{envAssign{tool: "t", key: []string{"run"}}, envAssign{tool: "u", key: []string{"run"}}, false},
+		{list(true), list(true), false},
+		{list(false), list(true), true},
+		{list(true), list(false), true},
+		{envAssign{key: []string{"config_load_paths"}, list: true}, envAssign{key: []string{"config_load_paths"}, list: true, merge: true}, true},
+	}
+	for i, tc := range tests {
+		seen, err := checkOverlap(nil, "A", tc.a, diag.Position{File: "env:A"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = checkOverlap(seen, "B", tc.b, diag.Position{File: "env:B"})
+		if (err != nil) != tc.want {
+			t.Errorf("%d: %+v then %+v: err %v, want refused %v", i, tc.a, tc.b, err, tc.want)
+		}
+	}
+}
+
+func TestEnvDuplicates(t *testing.T) {
+	block := []byte("PATH=/bin\x00JP_CFG_A=1\x00JP_CFG_B=2\x00JP_CFG_A=3\x00OTHER=1\x00OTHER=2\x00JP_CFG_A=4\x00")
+	if got := envDuplicates(block, EnvPrefix); strings.Join(got, ",") != "JP_CFG_A" {
+		t.Errorf("got %v", got)
+	}
+	if got := envDuplicates(nil, EnvPrefix); got != nil {
+		t.Errorf("nil block: %v", got)
+	}
+}
+
+func TestASCIILower(t *testing.T) {
+	for in, want := range map[string]string{"ABC_d": "abc_d", "\u212aIT": "\u212ait", "İ": "İ", "": ""} {
+		if got := asciiLower(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
 }

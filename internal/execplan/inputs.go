@@ -78,8 +78,10 @@ const EnvConfigPrefix = "JP_CFG_"
 // IsEnvConfigInput reports whether a set JP_CFG_ variable named name can
 // change a tool's access policy, and is therefore a staleness input
 // whether or not it took part in the compile: the conversation.tools
-// forms (JP_CFG_CONVERSATION..., in JP's "__" and native spellings) and
-// JP_CFG_CONFIG_LOAD_PATHS. The loader records every such variable that
+// forms (JP_CFG_CONVERSATION..., in JP's "__" and native spellings),
+// JP_CFG_CONFIG_LOAD_PATHS, and JP_CFG_ itself, whose empty key is the
+// config root: JP assigns a JSON object in it member by member, so
+// JP_CFG_=':{"conversation": {"tools": ...}}' reaches any tool. The loader records every such variable that
 // is set (internal/config); exec treats one it finds set but unrecorded
 // as a change (execcore.VerifyCurrent), so a narrowing given only in the
 // environment at run time is never silently dropped. Deliberately wider
@@ -92,7 +94,7 @@ func IsEnvConfigInput(name string) bool {
 		return false
 	}
 	rest = strings.ToLower(rest)
-	return strings.HasPrefix(rest, "conversation") || rest == "config_load_paths"
+	return rest == "" || strings.HasPrefix(rest, "conversation") || strings.HasPrefix(rest, "config_load_paths")
 }
 
 // HashEnv is how an "env" input records a variable's value: the compiler
