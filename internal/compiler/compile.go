@@ -194,12 +194,10 @@ func Build(opts Options) (_ *Result, err error) {
 			}
 		}
 	}
-	reachesProtected := false
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
 		et.FS = emitDisk
 		et.Protected = protected
-		reachesProtected = reachesProtected || writesOutside(et, protected)
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)
@@ -209,9 +207,11 @@ func Build(opts Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if reachesProtected {
-		inputs = withProtectedEnv(inputs, opts.lookupEnv)
-	}
+	// The variables that say where JP's user-level config layers and
+	// storage are (and where the protected paths are) are inputs of every
+	// artifact: run with another XDG_CONFIG_HOME, JP reads another global
+	// config, which exec must see as stale.
+	inputs = withProtectedEnv(inputs, opts.lookupEnv)
 	p.Inputs = inputs
 	p.Digest = artifact.Digest(inputs)
 	diag.Sort(diags)

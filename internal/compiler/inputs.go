@@ -7,7 +7,6 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/config"
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/policy"
 )
@@ -85,33 +84,12 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 	return ins, nil
 }
 
-// writesOutside reports whether a tool's write grant reaches outside the
-// workspace or covers a protected path (a workspace that holds the home
-// directory): then what the manifest protects depends on where the
-// protected paths were when it was compiled.
-func writesOutside(et emit.Tool, protected []string) bool {
-	for i, g := range et.Grants {
-		c := emit.CapsOf(et.Access.FS[i])
-		if !c.Has(policy.Create) && !c.Has(policy.Update) && !c.Has(policy.Delete) {
-			continue
-		}
-		if !emit.Within(g.Abs, et.Root) {
-			return true
-		}
-		for _, p := range protected {
-			if emit.Within(p, g.Abs) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// withProtectedEnv adds the variables that locate the protected paths
-// (jpdirs.ProtectedEnv) as "env" inputs, "" for an unset one, as exec
-// compares them: run with another HOME or JP_USER_DATA_DIR, exec sees the
-// artifact stale instead of protecting the directories it was compiled
-// for.
+// withProtectedEnv adds the variables that locate JP's user-level
+// directories and the protected paths (jpdirs.ProtectedEnv) as "env"
+// inputs, "" for an unset one, as exec compares them: run with another
+// XDG_CONFIG_HOME, JP reads another global config, and with another HOME
+// or JP_USER_DATA_DIR the protected directories are others, so exec sees
+// the artifact stale.
 func withProtectedEnv(ins []artifact.Input, lookup func(string) (string, bool)) []artifact.Input {
 	for _, name := range jpdirs.ProtectedEnv() {
 		if slices.ContainsFunc(ins, func(in artifact.Input) bool { return in.Kind == "env" && in.Path == name }) {

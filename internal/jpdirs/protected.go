@@ -21,10 +21,11 @@ type Protected struct {
 	What string
 }
 
-// ProtectedEnv names the variables ProtectedPaths reads on this
-// platform: a compiled policy that protects paths outside the workspace
-// records them as inputs, so exec run with another home or data
-// directory refuses as stale instead of protecting the old ones.
+// ProtectedEnv names the variables ProtectedPaths, GlobalConfigDir and
+// UserDataDir read on this platform: every compiled policy records them
+// as inputs, so exec run with another home, config or data directory
+// (where JP would read other user-level config layers, and other paths
+// are the protected ones) refuses as stale.
 func ProtectedEnv() []string {
 	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR"}
 	if platform.Host == platform.Windows {
