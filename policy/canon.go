@@ -284,3 +284,35 @@ func (c *StatCache) CanonicalAbs(p string) (string, error) {
 	}
 	return r.Abs, nil
 }
+
+// WriteTargets are the canonical paths a write to the absolute path p
+// would change: CanonicalAbs(p), or, where p ends in a symlink whose
+// target does not exist (a dotfile linked into a repository that has no
+// such file yet), p itself and the path the link would create, followed
+// through further dangling links. Protecting a path must protect both:
+// creating the missing target creates what p names. When p cannot be
+// resolved otherwise (a dangling link above its last element, an I/O
+// error), the result is p as written, cleaned.
+func (c *StatCache) WriteTargets(p string) []string {
+	if a, err := c.CanonicalAbs(p); err == nil {
+		return []string{a}
+	}
+	p = filepath.Clean(p)
+	out := []string{p}
+	t := p
+	for range MaxSymlinks {
+		target, err := c.readlink(t)
+		if err != nil || target == "" {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(t), target)
+		}
+		t = filepath.Clean(target)
+		if a, err := c.CanonicalAbs(t); err == nil {
+			return append(out, a)
+		}
+		out = append(out, t)
+	}
+	return out
+}

@@ -39,16 +39,19 @@ type protectedDir struct {
 // namespaced path) and the approvals store, canonical where they exist.
 func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	var out []protectedDir
+	add := func(abs, what string) {
+		// Canonical, to compare with canonical targets; a dangling dotfile
+		// link adds the file it would create (policy's WriteTargets, as
+		// compile protects).
+		for _, t := range opts.Disk.WriteTargets(abs) {
+			out = append(out, protectedDir{abs: t, what: what})
+		}
+	}
 	for _, p := range jpdirs.ProtectedPaths(l.Root, opts.Getenv) {
-		out = append(out, protectedDir{abs: p.Path, what: p.What})
+		add(p.Path, p.What)
 	}
 	if opts.ApprovalsFile != "" {
-		out = append(out, protectedDir{abs: opts.ApprovalsFile, what: jpdirs.SelfEscalation("the approvals store")})
-	}
-	for i := range out {
-		if c, err := opts.Disk.CanonicalAbs(out[i].abs); err == nil {
-			out[i].abs = c // compare canonical with canonical targets
-		}
+		add(opts.ApprovalsFile, jpdirs.SelfEscalation("the approvals store"))
 	}
 	return out
 }
