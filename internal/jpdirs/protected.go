@@ -43,6 +43,7 @@ func ProtectedEnv() []string {
 // ~/.ssh (authorized_keys lets anyone in, config and rc run commands),
 // and by what the default start-up files of common distributions run in
 // turn: ~/.bash_aliases (sourced by Debian's and Ubuntu's ~/.bashrc),
+// ~/.bashrc.d (every file in it sourced by Fedora's ~/.bashrc),
 // ~/.local/bin and ~/bin (put on PATH by Debian's and Ubuntu's ~/.profile
 // and Fedora's ~/.bashrc when they exist: a program there shadows git or
 // ls in the user's next shell) and the X session scripts display managers
@@ -61,6 +62,7 @@ var homeStartup = []struct{ rel, what string }{
 	{".zprofile", startup},
 	{".zlogin", startup},
 	{".bash_aliases", startup},
+	{".bashrc.d", startup},
 	{".zlogout", startup},
 	{".xprofile", xSession},
 	{".xsessionrc", xSession},
@@ -80,6 +82,14 @@ var xdgStartup = []struct{ rel, what string }{
 	{"systemd", "systemd's user units, which run as you outside any sandbox at your next login or timer"},
 	{"autostart", "the desktop's autostart entries, which run as you at your next login"},
 	{"environment.d", "systemd's user environment (PATH, LD_PRELOAD), set for every program of your next login session"},
+	{"plasma-workspace", "KDE Plasma's env and shutdown scripts, which run as you at your next login or logout"},
+}
+
+// xdgDataStartup are the same kind of files under the XDG data directory
+// ($XDG_DATA_HOME, else ~/.local/share).
+var xdgDataStartup = []struct{ rel, what string }{
+	{"systemd", "systemd's user units (read from here as from ~/.config/systemd), which run as you outside any sandbox at your next login or timer"},
+	{"bash-completion", "bash-completion's per-user completions, which run as you in your next shell when you complete a command's arguments"},
 }
 
 // zdotdirStartup are zsh's start-up files in $ZDOTDIR, which zsh reads
@@ -135,6 +145,13 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 	}
 	for _, f := range xdgStartup {
 		out = append(out, Protected{filepath.Join(filepath.Clean(xdg), f.rel), f.what})
+	}
+	data := absEnv(getenv, "XDG_DATA_HOME")
+	if data == "" {
+		data = filepath.Join(h, ".local", "share")
+	}
+	for _, f := range xdgDataStartup {
+		out = append(out, Protected{filepath.Join(filepath.Clean(data), f.rel), f.what})
 	}
 	if z := absEnv(getenv, "ZDOTDIR"); z != "" && filepath.Clean(z) != h {
 		for _, rel := range zdotdirStartup {
