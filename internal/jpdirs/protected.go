@@ -27,7 +27,7 @@ type Protected struct {
 // (where JP would read other user-level config layers, and other paths
 // are the protected ones) refuses as stale.
 func ProtectedEnv() []string {
-	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR"}
+	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR"}
 	if platform.Host == platform.Windows {
 		env = append(env, "USERPROFILE", "APPDATA", "LOCALAPPDATA")
 	}
@@ -40,7 +40,14 @@ func ProtectedEnv() []string {
 // .gitconfig, .bashrc, .bash_profile, .zshrc, .zprofile, .profile),
 // completed with the other start-up files the same shells read (bash's
 // .bash_login and .bash_logout, zsh's .zshenv, .zlogin and .zlogout) and
-// ~/.ssh (authorized_keys lets anyone in, config and rc run commands).
+// ~/.ssh (authorized_keys lets anyone in, config and rc run commands),
+// and by what the default start-up files of common distributions run in
+// turn: ~/.bash_aliases (sourced by Debian's and Ubuntu's ~/.bashrc),
+// ~/.bashrc.d (every file in it sourced by Fedora's ~/.bashrc),
+// ~/.local/bin and ~/bin (put on PATH by Debian's and Ubuntu's ~/.profile
+// and Fedora's ~/.bashrc when they exist: a program there shadows git or
+// ls in the user's next shell) and the X session scripts display managers
+// run at login (~/.xprofile, ~/.xsessionrc, ~/.xsession, ~/.xinitrc).
 // Its per-project entries (.git, .gitmodules, .vscode, .idea) and
 // Claude's own files (.mcp.json, .ripgreprc) are not home-directory
 // start-up files: .git is one of the workspace's protected names.
@@ -54,8 +61,16 @@ var homeStartup = []struct{ rel, what string }{
 	{".zshenv", startup},
 	{".zprofile", startup},
 	{".zlogin", startup},
+	{".bash_aliases", startup},
+	{".bashrc.d", startup},
 	{".zlogout", startup},
+	{".xprofile", xSession},
+	{".xsessionrc", xSession},
+	{".xsession", xSession},
+	{".xinitrc", xSession},
 	{".gitconfig", gitConfig},
+	{filepath.Join(".local", "bin"), onPath},
+	{"bin", onPath},
 	{".ssh", "ssh's directory: authorized_keys lets anyone who holds a listed key log in as you, config and rc run commands on your next ssh"},
 }
 
@@ -66,10 +81,27 @@ var xdgStartup = []struct{ rel, what string }{
 	{"git", gitConfig},
 	{"systemd", "systemd's user units, which run as you outside any sandbox at your next login or timer"},
 	{"autostart", "the desktop's autostart entries, which run as you at your next login"},
+	{"environment.d", "systemd's user environment (PATH, LD_PRELOAD), set for every program of your next login session"},
+	{"plasma-workspace", "KDE Plasma's env and shutdown scripts, which run as you at your next login or logout"},
 }
+
+// xdgDataStartup are the same kind of files under the XDG data directory
+// ($XDG_DATA_HOME, else ~/.local/share).
+var xdgDataStartup = []struct{ rel, what string }{
+	{"systemd", "systemd's user units (read from here as from ~/.config/systemd), which run as you outside any sandbox at your next login or timer"},
+	{"bash-completion", "bash-completion's per-user completions, which run as you in your next shell when you complete a command's arguments"},
+}
+
+// zdotdirStartup are zsh's start-up files in $ZDOTDIR, which zsh reads
+// instead of the home directory's when the variable is set (commonly
+// exported from ~/.zshenv to ~/.config/zsh, so every program started from
+// zsh, JP included, sees it).
+var zdotdirStartup = []string{".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"}
 
 const (
 	startup   = "shell start-up files, which run as you, outside any sandbox, in your next shell"
+	xSession  = "X session start-up scripts, which run as you, outside any sandbox, at your next graphical login"
+	onPath    = "a directory on PATH (Debian's, Ubuntu's and Fedora's default start-up files add it): a program written there runs as you, outside any sandbox, in place of the one your next shell command names"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
 
@@ -113,6 +145,18 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 	}
 	for _, f := range xdgStartup {
 		out = append(out, Protected{filepath.Join(filepath.Clean(xdg), f.rel), f.what})
+	}
+	data := absEnv(getenv, "XDG_DATA_HOME")
+	if data == "" {
+		data = filepath.Join(h, ".local", "share")
+	}
+	for _, f := range xdgDataStartup {
+		out = append(out, Protected{filepath.Join(filepath.Clean(data), f.rel), f.what})
+	}
+	if z := absEnv(getenv, "ZDOTDIR"); z != "" && filepath.Clean(z) != h {
+		for _, rel := range zdotdirStartup {
+			out = append(out, Protected{filepath.Join(filepath.Clean(z), rel), startup + " ($ZDOTDIR)"})
+		}
 	}
 	return out
 }

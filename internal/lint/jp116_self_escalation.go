@@ -20,7 +20,8 @@ var ruleJP116 = Rule{
 	Description: "A tool that can create, update or delete `.jp/` or a `.jp.toml` in the workspace, or (through an external mount) JP's user config directory or the workspace's user storage that holds approvals.json, " +
 		"can rewrite its own access policy for its next run; RFD 078 treats `conversation.tools.*.access` as sensitive for the same reason. " +
 		"Through an external mount (or in a workspace that holds the home directory), jp-policy's pins and verify caches (`<user data dir>/jp-policy`) are reported too (a forged pin makes the next exec trust an artifact the tool wrote), " +
-		"and the files that run code as you outside any sandbox: shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, ...), `~/.gitconfig`, `~/.ssh`, and fish's, git's, systemd's and autostart's directories under `~/.config`. " +
+		"and the files that run code as you outside any sandbox: shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, ..., zsh's in `$ZDOTDIR`), what they run or put on PATH (`~/.bash_aliases`, `~/.bashrc.d`, `~/.local/bin`, `~/bin`, the X session scripts), `~/.gitconfig`, `~/.ssh`, fish's, git's, systemd's, autostart's, environment.d's and plasma-workspace's directories under `~/.config`, and systemd's and bash-completion's under `~/.local/share`. " +
+		"A protected file with more than one hard link is named with its link count: exec keeps one name read-only, and a write through another name changes the same file. " +
 		"exec keeps every one of these read-only (the Landlock split on both exec paths, a read-only bind on the namespaced one) unless a rule names it exactly; a rule that names it is what this warning is for. " +
 		"Write access to `.git/hooks` or `.git/config` is reported too: both run code as you on your next git command. The rule that decides the path is named, so a more specific read-only rule silences the warning.",
 	Fix:   "Add a more specific rule for `.jp` (and `.git`) that grants no create, update or delete, or narrow the rule.",
@@ -44,7 +45,7 @@ func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 		// link adds the file it would create (policy's WriteTargets, as
 		// compile protects).
 		for _, t := range opts.Disk.WriteTargets(abs) {
-			out = append(out, protectedDir{abs: t, what: what})
+			out = append(out, protectedDir{abs: t, what: what + hardLinkNote(t)})
 		}
 	}
 	for _, p := range jpdirs.ProtectedPaths(l.Root, opts.Getenv) {
@@ -54,6 +55,25 @@ func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 		add(opts.ApprovalsFile, jpdirs.SelfEscalation("the approvals store"))
 	}
 	return out
+}
+
+// hardLinkNote warns about a protected file that has other hard links:
+// exec's read-only bind and Landlock rule hold one name, and a write
+// through another name in a writable grant (~/dotfiles/bashrc linked to
+// ~/.bashrc by the user) changes the same file. The tool cannot make such
+// a link itself (Landlock's refer check and the bind's mount both refuse
+// it), and the other names cannot be found without walking every grant,
+// so lint names the file and the fix: a symlink, whose target compile
+// protects too.
+func hardLinkNote(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	if n := linkCount(fi); n > 1 {
+		return fmt.Sprintf("; %s has %d hard links, and a write through another of its names is not kept read-only: make the other name a symlink to it", filepath.Base(p), n)
+	}
+	return ""
 }
 
 type escalation struct {
