@@ -185,15 +185,7 @@ func Build(opts Options) (_ *Result, err error) {
 	emitDisk := emit.NewCachedFS()
 	// The paths outside the workspace no tool may write (start-up files,
 	// JP's user config and storage, jp-policy's pins), located once.
-	protected := emit.ProtectedPaths(root, opts.getenv)
-	if opts.ApprovalsFile != "" {
-		// An approvals store given by path (lint's JP116 names it too).
-		if a, err := filepath.Abs(opts.ApprovalsFile); err == nil {
-			if c, err := policy.CanonicalAbs(a); err == nil {
-				protected = append(protected, c)
-			}
-		}
-	}
+	protected := protectedPaths(root, opts.getenv, opts.ApprovalsFile)
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
 		et.FS = emitDisk
@@ -269,4 +261,18 @@ func (r *Result) discard() {
 		r.stage.discard()
 		r.stage = nil
 	}
+}
+
+// protectedPaths is emit.ProtectedPaths plus an approvals store given by
+// path (lint's JP116 names it too). WriteTargets always answers (the
+// path as written when it cannot be resolved), so a store behind a
+// dangling link is protected at both ends instead of dropped.
+func protectedPaths(root string, getenv func(string) string, approvalsFile string) []string {
+	protected := emit.ProtectedPaths(root, getenv)
+	if approvalsFile != "" {
+		if a, err := filepath.Abs(approvalsFile); err == nil {
+			protected = append(protected, (*policy.StatCache)(nil).WriteTargets(a)...)
+		}
+	}
+	return protected
 }

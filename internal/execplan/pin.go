@@ -3,6 +3,7 @@ package execplan
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"path/filepath"
 	"strings"
 )
@@ -87,7 +88,7 @@ func (e *OldPinError) Unwrap() error { return ErrStale }
 // symlinked .jp/policy must not find the pin of the directory it points
 // to.
 func PinFile(dataDir, root, artifactPath string) string {
-	return filepath.Join(dataDir, "jp-policy", "pins", SHA256Hex([]byte(root + "\x00" + artifactPath))[:32]+".json")
+	return filepath.Join(jpdirs.PolicyDataDir(dataDir), "pins", SHA256Hex([]byte(root + "\x00" + artifactPath))[:32]+".json")
 }
 
 // NoPinError is an artifact this user's data directory holds no pin for.

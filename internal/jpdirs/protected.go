@@ -105,6 +105,11 @@ const (
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
 
+// PolicyDataDir is jp-policy's own directory under JP's user data
+// directory dataDir: the pins and verify caches (package execplan) live
+// there, and it is a protected path.
+func PolicyDataDir(dataDir string) string { return filepath.Join(dataDir, "jp-policy") }
+
 // SelfEscalation words the consequence of writing one of JP's own files.
 func SelfEscalation(what string) string {
 	return what + ", so it can rewrite its own access policy for its next run"
@@ -129,7 +134,7 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 		}
 	}
 	if d, err := UserDataDir(getenv); err == nil && d != "" {
-		out = append(out, Protected{filepath.Join(d, "jp-policy"), "jp-policy's pins and verify caches, so it can forge the pin of a workspace and make the next exec trust an artifact it wrote itself"})
+		out = append(out, Protected{PolicyDataDir(d), "jp-policy's pins and verify caches, so it can forge the pin of a workspace and make the next exec trust an artifact it wrote itself"})
 	}
 	h := home(getenv)
 	if h == "" || !filepath.IsAbs(h) {

@@ -52,7 +52,11 @@ func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 		add(p.Path, p.What)
 	}
 	if opts.ApprovalsFile != "" {
-		add(opts.ApprovalsFile, jpdirs.SelfEscalation("the approvals store"))
+		// Absolute first, as compile protects it: a relative path never
+		// matches a canonical target.
+		if a, err := filepath.Abs(opts.ApprovalsFile); err == nil {
+			add(a, jpdirs.SelfEscalation("the approvals store"))
+		}
 	}
 	return out
 }
