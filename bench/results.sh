@@ -38,7 +38,8 @@ bench_machine() {
 
 # bench_table JSON [ms|s]: hyperfine's results (an --export-json file, or
 # bench/merge_rounds.py's merge) as a Markdown table, medians first: the
-# ratios are between medians, which a loaded machine moves least.
+# ratios are between medians, which a loaded machine moves least. The
+# CPU time (user + sys, from an --export-json file) moves less still.
 bench_table() {
   python3 - "$1" "${2:-ms}" <<'PY'
 import json, sys
@@ -46,8 +47,12 @@ res = json.load(open(sys.argv[1]))["results"]
 unit = sys.argv[2]
 k = 1e3 if unit == "ms" else 1.0
 rounds = any("round_medians" in r for r in res)
+cpu = all("user" in r and "system" in r for r in res)
 head = f"| command | median [{unit}] | mean ± σ [{unit}] | min [{unit}] | max [{unit}] |"
 sep = "| --- | ---: | ---: | ---: | ---: |"
+if cpu:
+    head += f" user + sys, mean [{unit}] |"
+    sep += " ---: |"
 if rounds:
     head += f" median per round [{unit}] |"
     sep += " --- |"
@@ -58,6 +63,8 @@ for r in res:
     mean = sum(t) / len(t)
     sd = (sum((x - mean) ** 2 for x in t) / (len(t) - 1)) ** 0.5 if len(t) > 1 else 0.0
     row = f"| {r['command']} | {r['median']*k:.2f} | {mean*k:.2f} ± {sd*k:.2f} | {min(t)*k:.2f} | {max(t)*k:.2f} |"
+    if cpu:
+        row += f" {(r['user'] + r['system'])*k:.2f} |"
     if rounds:
         row += " " + ", ".join(f"{x*k:.2f}" for x in r.get("round_medians", [])) + " |"
     print(row)
