@@ -37,17 +37,15 @@ type Context struct {
 	// proposal lets the run write around them (.jp, .jp.toml layers,
 	// .git/hooks, .git/config: lint JP116's points).
 	Protect []string
-	// Exists reports whether the canonical absolute path exists now;
-	// nil asks the disk (Lstat).
-	Exists func(p string) bool
 }
 
-func (ctx Context) gone(p string) bool {
-	if ctx.Exists != nil {
-		return !ctx.Exists(p)
+// state reports whether p is gone, or a directory, now.
+func (ctx Context) state(p string) (gone, dir bool) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return true, false
 	}
-	_, err := os.Lstat(p)
-	return err != nil
+	return false, fi.IsDir()
 }
 
 // Rule is one proposed fs rule: Path is workspace-relative and
@@ -55,6 +53,12 @@ func (ctx Context) gone(p string) bool {
 type Rule struct {
 	Path string
 	Op   Op
+	// Beside lists lint JP116's points directly in this directory that
+	// the rule can create or delete and that cannot get a read-only rule
+	// of their own: on the directory itself Landlock would then withhold
+	// the create and delete the run needed. exec keeps them read-only
+	// (a read-only bind on the namespaced path, which such a grant takes).
+	Beside []string
 }
 
 // Mount is one path outside the workspace the run used, as the
@@ -92,6 +96,7 @@ type requirement struct {
 	path string
 	op   Op
 	gone bool // the path no longer exists
+	dir  bool // the path is a directory now
 }
 
 // Propose turns observations into the least rules that allow every one
@@ -112,7 +117,8 @@ func Propose(obs Observations, ctx Context) (*Proposal, error) {
 			if jpOwn(rel) {
 				continue
 			}
-			reqs = append(reqs, requirement{path: rel, op: fa.Op, gone: ctx.gone(p)})
+			gone, dir := ctx.state(p)
+			reqs = append(reqs, requirement{path: rel, op: fa.Op, gone: gone, dir: dir})
 			continue
 		}
 		if underAny(p, ctx.Scratch) || (ctx.Baseline != nil && ctx.Baseline(p, fa.Op)) {
@@ -147,12 +153,26 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 	}
 	all := make([]requirement, 0, 2*len(reqs))
 	set := map[string]bool{}
+	// isDir: the path is a directory now, or lies above one the run
+	// used (a parent a create or delete is granted on).
+	isDir := map[string]bool{"": true}
+	for _, r := range reqs {
+		if r.dir {
+			isDir[r.path] = true
+		}
+		for d := r.path; d != ""; {
+			d = parentOf(d)
+			isDir[d] = true
+		}
+	}
 	for _, r := range reqs {
 		all = append(all, r)
-		if r.path != "" && r.gone {
+		if r.path != "" && (r.gone || (r.op&OpCreate != 0 && !r.dir)) {
 			// Gone by the end of the run (a temporary file, a name
-			// renamed away): a rule on it would bind nothing when
-			// compile runs, so its directory is granted instead.
+			// renamed away), or a file the run created: compile binds
+			// a rule to the file that exists then, and the next run
+			// removes and creates such a file again (an output, a
+			// lock file), so its directory is granted instead.
 			parent := parentOf(r.path)
 			all = append(all, requirement{path: parent, op: r.op})
 			set[parent] = true
@@ -194,12 +214,20 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 		}
 		return strings.Compare(a, b)
 	})
+	// Create and delete are granted on directories only (on a file they
+	// would reach its siblings), so a file rule takes the rest.
+	inherit := func(p string, up Op) Op {
+		if !isDir[p] {
+			return up &^ (OpCreate | OpDelete)
+		}
+		return up
+	}
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
 		if up, ok := longestPrefix(set, parentOf(p)); ok {
-			caps[p] |= caps[up]
+			caps[p] |= inherit(p, caps[up])
 		}
 	}
 	// A rule that grants exactly what the rule above it grants adds
@@ -208,7 +236,7 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 		if p == "" {
 			continue
 		}
-		if up, ok := longestPrefix(set, parentOf(p)); ok && caps[up] == caps[p] {
+		if up, ok := longestPrefix(set, parentOf(p)); ok && inherit(p, caps[up]) == caps[p] && (isDir[p] || caps[p]&(OpCreate|OpDelete) == 0) {
 			delete(caps, p)
 			delete(set, p)
 		}
@@ -220,6 +248,7 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 	// create and delete on that directory itself (Landlock's split) and
 	// break the run. exec keeps them read-only either way; JP116 then
 	// names the rule.
+	uncovered := map[string][]string{}
 	for _, q := range protect {
 		if slices.ContainsFunc(reqs, func(r requirement) bool { return r.path == q || isUnder(r.path, q) }) {
 			continue // the run used it: what it needed stands, and JP116 says so
@@ -229,6 +258,7 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 			continue
 		}
 		if caps[w]&(OpCreate|OpDelete) != 0 && parentOf(q) == w {
+			uncovered[w] = append(uncovered[w], q)
 			continue
 		}
 		caps[q] = caps[w] &^ (OpCreate | OpUpdate | OpDelete)
@@ -236,7 +266,7 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 	}
 	rules := make([]Rule, 0, len(caps))
 	for path, op := range caps {
-		rules = append(rules, Rule{path, op})
+		rules = append(rules, Rule{Path: path, Op: op, Beside: uncovered[path]})
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Path, b.Path) })
 	return rules

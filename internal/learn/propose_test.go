@@ -61,7 +61,7 @@ func TestPropose(t *testing.T) {
 		{"a created file is granted on its directory",
 			[]string{"out/app"},
 			[]FileAccess{{"out/app", OpCreate | OpUpdate}},
-			"out=create out/app=create+update"},
+			"out=create+update"},
 		{"a file the run removed again is its directory's",
 			[]string{"out/c.txt"},
 			[]FileAccess{{"out/.tmp123", OpCreate | OpUpdate | OpRead}, {"out/.tmp123", OpDelete}, {"out/c.txt", OpCreate | OpDelete | OpUpdate}},
@@ -172,7 +172,7 @@ func TestProposeOutside(t *testing.T) {
 // TestRenderEscapes: a command line or tool name cannot break out of its
 // comment or key.
 func TestRenderEscapes(t *testing.T) {
-	p := &Proposal{FS: []Rule{{"a\nb", OpRead}}}
+	p := &Proposal{FS: []Rule{{Path: "a\nb", Op: OpRead}}}
 	text := Render("t\n[x]", p, "", "`sh -c 'x\n[[evil]]'`")
 	var n int
 	for _, line := range strings.Split(text, "\n") {

@@ -32,7 +32,14 @@ func Render(tool string, p *Proposal, home, what string) string {
 		if path == "" {
 			path = "."
 		}
-		fmt.Fprintf(&b, "\n[[%s.fs]]\npath = %s\n", key, tomlquote.String(path))
+		b.WriteString("\n")
+		if len(r.Beside) > 0 {
+			// A reviewed exception, with its reason, where lint would
+			// otherwise ask for rules that break the run.
+			fmt.Fprintf(&b, "# jp-policy: ignore JP116 -- the run creates or deletes entries in %s, and a read-only rule for %s there would withhold that (Landlock); exec keeps them read-only\n",
+				OneLine(path), OneLine(strings.Join(r.Beside, ", ")))
+		}
+		fmt.Fprintf(&b, "[[%s.fs]]\npath = %s\n", key, tomlquote.String(path))
 		if r.Op&OpRead != 0 {
 			b.WriteString("read = true\n")
 		}

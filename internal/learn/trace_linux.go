@@ -179,7 +179,8 @@ type pending struct {
 	kind  kind
 	fa    []FileAccess // recorded if the call succeeds
 	conn  *Connect
-	dnsFD int // connect to port 53: the socket is a resolver's
+	dnsFD int  // connect to port 53: the socket is a resolver's
+	exist bool // mkdir: EEXIST counts as the directory it would create
 }
 
 // tracer is the state of one observed run. Every method runs on the one
@@ -416,10 +417,12 @@ func (t *tracer) enter(tid int) {
 		if name, ok := path(at, i); ok {
 			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
 		}
+		p.exist = k == kMkdir
 	case kMkdirat, kMknodat:
 		if name, ok := path(fd(0), 1); ok {
 			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
 		}
+		p.exist = k == kMkdirat
 	case kSymlinkat:
 		if name, ok := path(fd(1), 2); ok {
 			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
@@ -517,7 +520,9 @@ func (t *tracer) exit(tid int) {
 			t.obs.Connects = append(t.obs.Connects, *p.conn)
 		}
 	default:
-		if ret >= 0 {
+		// mkdir of a directory that exists fails with EEXIST, and a run
+		// from a clean state would have created it (mkdir -p, makedirs).
+		if ret >= 0 || (p.exist && ret == -int64(unix.EEXIST)) {
 			t.obs.Files = append(t.obs.Files, p.fa...)
 		}
 	}
@@ -538,12 +543,12 @@ func openAccesses(t *tracer, name string, flags uint64) []FileAccess {
 		op |= OpRead
 	}
 	if acc == unix.O_WRONLY || acc == unix.O_RDWR || flags&unix.O_TRUNC != 0 {
-		if exists(c, follow) {
-			op |= OpUpdate
-		} else if flags&unix.O_CREAT != 0 {
-			op |= OpCreate | OpUpdate
-		}
-	} else if flags&unix.O_CREAT != 0 && !exists(c, follow) {
+		op |= OpUpdate
+	}
+	// O_CREAT says the program creates the file when it is missing, as it
+	// will be on a run from a clean state: the proposal must not depend on
+	// whether an earlier run left it behind.
+	if flags&unix.O_CREAT != 0 {
 		op |= OpCreate
 	}
 	if op == 0 {
