@@ -7,14 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/internal/shquote"
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -80,6 +79,9 @@ func (c *LearnCmd) Run(g *Globals) error {
 		return fail(exitIntern, fmt.Errorf("learn: %w", err))
 	}
 
+	if res.ForeignABI {
+		fmt.Fprintln(g.Stderr, "jp-policy learn: the command made system calls of another ABI (x32, or i386 through int 0x80), which learn does not read: the proposal may miss what they did")
+	}
 	home, _ := os.UserHomeDir()
 	if home != "" {
 		if h, err := policy.CanonicalAbs(home); err == nil {
@@ -155,8 +157,8 @@ func appendProposal(file, text string) error {
 	}
 	b.WriteString(text)
 	out := []byte(b.String())
-	var doc map[string]any
-	if err := toml.Unmarshal(out, &doc); err != nil {
+	// The parser JP's layers are read with (docs/config.md, "Parsing").
+	if _, err := tomlpos.ParseTOML(file, out); err != nil {
 		return fmt.Errorf("cannot append to %s: the result would not be valid TOML (%v); the file probably declares this tool's access.fs or access.net inline, so add the rules there by hand", file, err)
 	}
 	perm := os.FileMode(0o644)

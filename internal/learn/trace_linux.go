@@ -19,6 +19,9 @@ import (
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
+// foreignABI is the SECCOMP_RET_DATA of a traced call of another ABI.
+const foreignABI = 1
+
 // stubMarker is argv[1] of the re-exec that installs the trace filter
 // and execs the command (StubMain).
 const stubMarker = "__jp-policy-learn-stub__"
@@ -115,16 +118,19 @@ func traceProgram() ([]bpf.RawInstruction, error) {
 	)
 	calls := append(append([]call(nil), commonCalls...), archCalls...)
 	// seccomp_data: nr (u32) at 0, arch (u32) at 4.
+	// A call of another ABI is traced with data 1: the tracer cannot read
+	// its arguments with this ABI's numbers, so it reports the run as
+	// not fully observed.
 	prog := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
-		bpf.RetConstant{Val: retTrace},
+		bpf.RetConstant{Val: retTrace | foreignABI},
 		bpf.LoadAbsolute{Off: 0, Size: 4},
 	}
 	if x32Bit != 0 {
 		prog = append(prog,
 			bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: x32Bit, SkipTrue: 1},
-			bpf.RetConstant{Val: retTrace})
+			bpf.RetConstant{Val: retTrace | foreignABI})
 	}
 	for i, c := range calls {
 		// Jump to the shared RET_TRACE after the list on a match.
@@ -172,6 +178,10 @@ type Result struct {
 	// or 128+n for signal n.
 	ExitCode int
 	Obs      Observations
+	// ForeignABI is set when the command made system calls of another
+	// ABI (x32, or i386 through int 0x80), whose arguments learn does not
+	// read: the proposal may then miss what those calls did.
+	ForeignABI bool
 }
 
 // pending is a traced call between its entry and its exit.
@@ -194,6 +204,7 @@ type tracer struct {
 	names   map[string]bool // DNS names queried
 	obs     Observations
 	dirs    map[string]string // directory as named -> canonical
+	foreign bool              // a call of another ABI was made
 }
 
 // Run starts argv in dir with env, observed, and returns what it did
@@ -279,7 +290,7 @@ func Run(argv []string, dir string, env []string) (*Result, error) {
 		return nil, errors.New("lost the observed command's exit status")
 	}
 	t.resolveNames()
-	return &Result{ExitCode: code, Obs: t.obs}, nil
+	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
 }
 
 func wait4(pid int, ws *unix.WaitStatus) (int, error) {
@@ -318,7 +329,11 @@ func (t *tracer) stop(tid int, ws unix.WaitStatus) {
 		t.exit(tid)
 		unix.PtraceCont(tid, 0)
 	case sig == unix.SIGTRAP && ws.TrapCause() == unix.PTRACE_EVENT_SECCOMP:
-		t.enter(tid)
+		if data, err := unix.PtraceGetEventMsg(tid); err == nil && data == foreignABI {
+			t.foreign = true
+		} else {
+			t.enter(tid)
+		}
 		if t.pending[tid] != nil {
 			unix.PtraceSyscall(tid, 0)
 		} else {

@@ -180,3 +180,31 @@ func TestTraceSignal(t *testing.T) {
 		t.Errorf("exit code %d, want %d", res.ExitCode, 128+15)
 	}
 }
+
+// TestTraceForeignABI: a system call through int 0x80 (i386's ABI, from
+// an x86-64 program) is not read, and the run says so.
+func TestTraceForeignABI(t *testing.T) {
+	if auditArch != 0xc000003e {
+		t.Skip("int 0x80 is x86-64's foreign ABI")
+	}
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler to build a program that calls int 0x80")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "i386.c")
+	// i386's getpid is 20; the call needs no memory below 4 GB.
+	if err := os.WriteFile(src, []byte("int main(void){long r; __asm__ volatile(\"int $0x80\" : \"=a\"(r) : \"a\"(20L)); return r > 0 ? 0 : 1;}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "i386")
+	if out, err := exec.Command(cc, "-o", bin, src).CombinedOutput(); err != nil {
+		t.Skipf("cc cannot build it: %v\n%s", err, out)
+	}
+	if res := observe(t, dir, bin); !res.ForeignABI {
+		t.Error("an int 0x80 call was not reported")
+	}
+	if res := observe(t, dir, "/bin/true"); res.ForeignABI {
+		t.Error("a native run was reported as using another ABI")
+	}
+}

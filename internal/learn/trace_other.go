@@ -9,8 +9,9 @@ import (
 
 // Result is how an observed run ended.
 type Result struct {
-	ExitCode int
-	Obs      Observations
+	ExitCode   int
+	Obs        Observations
+	ForeignABI bool
 }
 
 // Supported reports whether this build can observe a command.
