@@ -25,7 +25,7 @@ func TestReadmeLearnRunByScript(t *testing.T) {
 		t.Fatal("README has no <!-- test:learn --> block")
 	}
 	n := 0
-	for _, line := range strings.Split(text[start:end], "\n") {
+	for line := range strings.SplitSeq(text[start:end], "\n") {
 		cmd, ok := strings.CutPrefix(line, "$ ")
 		if !ok {
 			continue

@@ -175,7 +175,7 @@ func TestRenderEscapes(t *testing.T) {
 	p := &Proposal{FS: []Rule{{Path: "a\nb", Op: OpRead}}}
 	text := Render("t\n[x]", p, "", "`sh -c 'x\n[[evil]]'`")
 	var n int
-	for _, line := range strings.Split(text, "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		if strings.HasPrefix(line, "[[") && !strings.HasPrefix(line, `[[conversation.tools."t\n[x]".access.`) {
 			t.Errorf("stray table header %q", line)
 		}

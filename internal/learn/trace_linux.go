@@ -617,7 +617,7 @@ func readString(tid int, addr uint64) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		for i := 0; i < got; i++ {
+		for i := range got {
 			if buf[i] == 0 {
 				return string(append(out, buf[:i]...)), nil
 			}
