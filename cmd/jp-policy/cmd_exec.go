@@ -30,6 +30,7 @@ type ExecCmd struct {
 	Namespaces   bool     `xor:"ns" help:"Require the namespaced path even when no clause needs it (it is taken automatically when one does): build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path. Refuses where unprivileged user namespaces are unavailable."`
 	NoNamespaces bool     `name:"no-namespaces" xor:"ns" help:"Take the fast path (Landlock and seccomp alone) even when a clause needs namespaces; what that weakens is refused unless --best-effort, as where user namespaces are unavailable."`
 	LogNet       string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
+	Denials      bool     `help:"When the command ends, print on stderr each file access or connection the policy refused, with the rule or mount that would allow it (Linux; the run is traced, so it is slower)."`
 	Command      []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
@@ -85,6 +86,9 @@ func (c *ExecCmd) nsMode() launcher.NSMode {
 // Run hands the invocation to the launcher and maps its outcome to an
 // exit code (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
+	if c.Denials && !c.DryRun {
+		return c.runDenials(g)
+	}
 	// --policy names its artifact; every other run needs a workspace, and
 	// outside one a "run jp-policy compile" hint would only fail again.
 	if c.Policy == "" {

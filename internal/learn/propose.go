@@ -386,7 +386,7 @@ func WireRules(rules []Rule) []policy.FsRule {
 func proposeMounts(external map[string]Op, ctx Context) []Mount {
 	groups := map[string]Op{}
 	for p, op := range external {
-		groups[mountRoot(p, ctx.Home)] |= op
+		groups[mountRoot(p, ctx.Home, ctx.Root)] |= op
 	}
 	var out []Mount
 	names := map[string]int{}
@@ -411,11 +411,12 @@ func proposeMounts(external map[string]Op, ctx Context) []Mount {
 	return out
 }
 
-func mountRoot(p, home string) string {
+func mountRoot(p, home, root string) string {
+	base, rel, n := "/", strings.TrimPrefix(p, "/"), 2
 	if home != "" {
-		if rel, ok := within(home, p); ok && rel != "" {
-			parts := strings.Split(rel, "/")
-			n := 1
+		if r, ok := within(home, p); ok && r != "" {
+			base, rel, n = home, r, 1
+			parts := strings.Split(r, "/")
 			switch parts[0] {
 			case ".cache", ".config":
 				n = 2
@@ -425,12 +426,20 @@ func mountRoot(p, home string) string {
 					n = 3
 				}
 			}
-			n = min(n, len(parts))
-			return filepath.Join(home, filepath.FromSlash(strings.Join(parts[:n], "/")))
 		}
 	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	return "/" + strings.Join(parts[:min(2, len(parts))], "/")
+	parts := strings.Split(rel, "/")
+	// A mount may not hold the workspace: go one level deeper while the
+	// candidate is the workspace or above it (~/code for a workspace in
+	// ~/code/project and a path in ~/code/other).
+	for {
+		n = min(n, len(parts))
+		t := filepath.Join(base, filepath.FromSlash(strings.Join(parts[:n], "/")))
+		if _, above := within(t, root); !above || n == len(parts) {
+			return t
+		}
+		n++
+	}
 }
 
 // mountName is a symlink name for target: its last element without
