@@ -127,6 +127,11 @@ type Replacement struct {
 	By      diag.Position   // where the replacing value was written
 	Reason  string          // "replace" or "discard_when_merged"
 	Dropped []diag.Position // the rules it dropped, oldest first
+	// Implicit is set when the layer did not write the list at all: its
+	// `access` table (or an access variable) named other keys or none,
+	// and JP reads the missing list as an empty one, which drops a value
+	// marked discard_when_merged (lint JP130).
+	Implicit bool
 }
 
 // Keys lists each key written inside a rule with the span of its value, as
