@@ -100,7 +100,7 @@ func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInpu
 		if len(prev) == 0 {
 			return
 		}
-		r := Replacement{List: list, By: in.pos, Reason: reason, Implicit: in.implicit}
+		r := Replacement{List: list, By: in.pos, Reason: reason, Implicit: in.implicit, Empty: len(in.items) == 0}
 		for _, p := range prev {
 			r.Dropped = append(r.Dropped, pos(p))
 		}

@@ -132,6 +132,9 @@ type Replacement struct {
 	// and JP reads the missing list as an empty one, which drops a value
 	// marked discard_when_merged (lint JP130).
 	Implicit bool
+	// Empty is set when the replacing value holds no rule (implicit, or
+	// an empty list written).
+	Empty bool
 }
 
 // Keys lists each key written inside a rule with the span of its value, as
