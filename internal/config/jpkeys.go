@@ -285,7 +285,7 @@ func (w *kvWalk) unknownJPKey(n *kvNode, path, full string, nv nativeValue) erro
 	if c := suggest.Closest(seg, keys); len(c) > 0 {
 		help = fmt.Sprintf("did you mean %q?", c[0])
 	}
-	return jpKeyError(nv, fmt.Sprintf("JP has no key %q %s", seg, where), help)
+	return jpKeyError(nv, fmt.Sprintf("JP has no key %q %s", path, where), help)
 }
 
 // checkKV walks path below n as JP's assign would, returning JP's
