@@ -11,6 +11,7 @@ const (
 	LayerDotJP         LayerKind = "dotjp"          // .jp.toml from the root down to the cwd
 	LayerUserWorkspace LayerKind = "user-workspace" // <user_data_dir>/workspace/<slug>-<id>/config.toml
 	LayerEnv           LayerKind = "env"            // JP_CFG_* variables
+	LayerConversation  LayerKind = "conversation"   // a stored conversation's config (Options.Conversation)
 	LayerCfg           LayerKind = "cfg"            // --cfg FILE
 )
 
@@ -67,6 +68,9 @@ type Loaded struct {
 	// Skipped lists discovered file layers that `inherit = false` kept
 	// out, for `config` to explain.
 	Skipped []string
+	// Conversation is the stored conversation merged between the env
+	// layer and --cfg (Options.Conversation), nil when none.
+	Conversation *Conversation
 }
 
 // Tool is one merged `conversation.tools.<name>` table.
