@@ -117,10 +117,7 @@ func (m *merger) storedTool(t, st *Tool) {
 	// AccessConfig.fs is a plain Vec once finalised: to_partial gives
 	// `{ value = [...], strategy = "replace" }` (vec_to_mergeable_partial),
 	// an empty one too.
-	at := st.Access.Pos
-	if len(st.Access.FSDecl) > 0 {
-		at = st.Access.FSDecl[len(st.Access.FSDecl)-1]
-	}
+	at := st.Access.Pos // where the stored tool's access was first written
 	items := slices.Clone(st.Access.FS)
 	if items == nil {
 		items = []FsRule{}

@@ -109,9 +109,9 @@ func (r Roots) list() []string {
 }
 
 // Find locates a conversation as JP's load_conversation_stream does: in
-// each root the first live directory whose name starts with the id
-// (find_normal_conversation_dir_path; JP takes read_dir's order, jp-policy
-// the sorted one), and of the two roots' copies the one whose stream
+// each root the live directory named by the id, alone or followed by
+// `-<title>` (find_normal_conversation_dir_path, which matches any name
+// starting with the id: see findDir), and of the two roots' copies the one whose stream
 // (events.json, base_config.json) was modified last, ties going to the
 // user-workspace copy (pick_newer).
 func Find(r Roots, deciseconds string) (*Stored, error) {
@@ -160,7 +160,11 @@ func findDir(conversations, prefix string) string {
 		return ""
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") && strings.HasPrefix(e.Name(), prefix) {
+		// JP takes any name that starts with the id (starts_with), so
+		// jp-c1 would find conversation 17431234567; jp-policy takes the
+		// id alone or followed by `-<title>` (conversation_dirs_for_id),
+		// so a mistyped id is an error, not another conversation.
+		if n := e.Name(); n == prefix || strings.HasPrefix(n, prefix+"-") {
 			return filepath.Join(conversations, e.Name())
 		}
 	}

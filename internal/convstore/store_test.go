@@ -84,8 +84,12 @@ func TestPickNewer(t *testing.T) {
 	if err != nil || s.Dir != ws || len(s.Files) != 2 {
 		t.Errorf("newer base_config.json in the workspace: %+v %v", s, err)
 	}
-	if _, err := Find(r, "999"); !errors.As(err, new(*NotFoundError)) {
-		t.Errorf("missing id: %v", err)
+	for _, id := range []string{"999", "10", "1"} {
+		// "10" and "1" are prefixes of "100": JP's starts_with would take
+		// that conversation; jp-policy refuses the id.
+		if _, err := Find(r, id); !errors.As(err, new(*NotFoundError)) {
+			t.Errorf("id %s: %v", id, err)
+		}
 	}
 }
 
