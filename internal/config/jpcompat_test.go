@@ -278,3 +278,60 @@ func TestMissingKeyRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestKvAssignmentTryLeaves follows assignment_tests.rs
+// test_kv_assignment_try_bool, test_kv_assignment_try_u32,
+// test_kv_assignment_try_string and
+// test_assign_to_entry_scalar_with_empty_key_errors, through keys whose
+// impls call those methods.
+func TestKvAssignmentTryLeaves(t *testing.T) {
+	tests := []struct {
+		kv string
+		ok bool
+	}{
+		{"style.code.color=true", true},
+		{"style.code.color=false", true},
+		{"style.code.color=1", false},       // str::parse::<bool>
+		{"style.code.color=True", false},    // case-sensitive
+		{"style.code.color:=true", true},    // JSON bool
+		{`style.code.color:="true"`, false}, // a JSON string is not a bool
+		{"style.code.color:=null", true},    // try_some_*: None
+		{"assistant.request.max_retries=42", true},
+		{"assistant.request.max_retries=-1", false},
+		{"assistant.request.max_retries:=-1", false}, // not is_u64
+		{"assistant.request.max_retries:=1.5", false},
+		{"assistant.name:=1", false}, // try_string: a JSON number
+		{`assistant.name:="x"`, true},
+		{"template.values=x", false},        // assign_to_entry: a scalar for the whole map
+		{`template.values:={"a": 1}`, true}, // the whole map as an object
+		{"template.values.a.b.c=1", true},   // JsonValue takes any path
+		{"assistant.instructions.0.items=a,b", true},
+		{"assistant.instructions.x=1", false}, // try_vec: a segment that is not an index
+	}
+	for _, tc := range tests {
+		if err := cfgKV(tc.kv); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok=%v", tc.kv, err, tc.ok)
+		}
+	}
+}
+
+// FuzzJPKeys: walking any key and value through JP's key tree never
+// panics, and a refusal is always a JP002 finding naming the argument.
+func FuzzJPKeys(f *testing.F) {
+	for _, s := range []string{"assistant.name=x", "foo.bar=1", "conversation.labels.x.value.cmd.args.0=a", "plugins.command..options=1", "providers.mcp=1", "style=", ".=", "a..b=c", `{"assistant":{"model":{"id":{"provider":1}}}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arg string) {
+		if !strings.Contains(arg, "=") && !strings.HasPrefix(arg, "{") {
+			return
+		}
+		err := cfgKV(arg)
+		if err == nil {
+			return
+		}
+		var list diag.List
+		if errors.As(err, &list) && (len(list) == 0 || list[0].Rule == "") {
+			t.Fatalf("%q: a finding without a rule: %v", arg, err)
+		}
+	})
+}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 func write(t *testing.T, path, data string) {
@@ -142,4 +144,26 @@ func TestFromLegacyEvents(t *testing.T) {
 	if _, err := s.Read(); err == nil {
 		t.Error("events.json that is not an array must be refused")
 	}
+}
+
+// FuzzEventList: events.json is read through a wrapper object; whatever
+// the bytes, reading never panics, and every position it gives is inside
+// the file (line and column from 1, never in the wrapper).
+func FuzzEventList(f *testing.F) {
+	for _, s := range []string{`[]`, `[{"type":"config_delta","delta":{}}]`, "\ufeff[1]", `{}`, `[`, `[{"a":[{"b":1}]}]`, "[\n{}\n]"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		items, err := eventList("events.json", b)
+		if err != nil {
+			return
+		}
+		for _, it := range items {
+			it.Walk(func(n *tomlpos.Node) {
+				if n.Pos.Line < 1 || n.Pos.Col < 1 || (n.Pos.Line == 1 && n.Pos.Col > len(b)+1) {
+					t.Fatalf("%q: position %v outside the file", b, n.Pos)
+				}
+			})
+		}
+	})
 }
