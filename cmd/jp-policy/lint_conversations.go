@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,9 +52,7 @@ func conversationFindings(l *config.Loaded, workspace string, cfg []string, appr
 			continue
 		}
 		conv := res.Loaded.Conversation
-		for f, b := range res.ConfigFiles {
-			files[f] = b
-		}
+		maps.Copy(files, res.ConfigFiles)
 		d, err := grantdiff.Compare(base.Artifact, res.Artifact)
 		if err != nil {
 			return nil, nil, fail(exitIntern, err)
@@ -115,7 +115,16 @@ func itemsText(its []grantdiff.Item) string {
 	return strings.Join(s, ", ")
 }
 
+// firstLine is the first thing that stopped a conversation's compile:
+// its first error finding, or the error's first line.
 func firstLine(err error) string {
+	if le, ok := errors.AsType[*compiler.LintError](err); ok {
+		for _, d := range le.Diagnostics {
+			if d.Severity == diag.Error {
+				return fmt.Sprintf("%s: %s [%s]", d.Pos, d.Message, d.Rule)
+			}
+		}
+	}
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
 }
