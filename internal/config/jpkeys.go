@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/suggest"
@@ -102,16 +103,21 @@ func wholeNode(name string, w kvLeaf, other *kvNode, arms ...kvArm) *kvNode {
 	return &kvNode{name: name, whole: w, other: other, arms: arms}
 }
 
-// jpKeysTree is built on first use: it is only walked for a
+// jpKeys holds the tree, built on first use: it is only walked for a
 // JP_CFG_ variable or --cfg argument outside conversation.tools, and
 // building it at every start (exec included) would cost every run.
-var jpKeysTree *kvNode
+var jpKeys struct {
+	sync.Once
+	root *kvNode
+}
 
 // jpRoot returns PartialAppConfig's tree without conversation.tools.
 func jpRoot() *kvNode {
-	if jpKeysTree != nil {
-		return jpKeysTree
-	}
+	jpKeys.Do(func() { jpKeys.root = buildJPKeys() })
+	return jpKeys.root
+}
+
+func buildJPKeys() *kvNode {
 	jsonValue := &kvNode{name: "JsonValue", anyOther: true, whole: leafAny}
 	modelIDOrAlias := wholeNode("PartialModelIdOrAliasConfig", leafObjOrStr, nil, exact("provider", leafFromStr), exact("name", leafFromStr))
 	customReasoning := node("PartialCustomReasoningConfig", exact("effort", leafFromStr), exact("exclude", leafBool))
@@ -212,7 +218,7 @@ func jpRoot() *kvNode {
 	plugins := node("PartialPluginsConfig", exact("auto_install", leafBool), exact("shutdown_timeout_secs", leafFromStr),
 		entry("command", node("PartialCommandPluginConfig", exact("install", leafBool), exact("run", leafFromStr),
 			nested("checksum", checksum), anyRest("options"))))
-	jpKeysTree = node("PartialAppConfig",
+	return node("PartialAppConfig",
 		exact("inherit", leafBool),
 		// config_load_paths: kvWalk.root
 		nested("assistant", assistant),
@@ -224,7 +230,6 @@ func jpRoot() *kvNode {
 		nested("providers", providers),
 		nested("plugins", plugins),
 		nested("user", node("PartialUserConfig", exact("name", leafString))))
-	return jpKeysTree
 }
 
 // jpToolStyle is a tool's (or the tools defaults') `style` key:
