@@ -29,7 +29,7 @@ type MountCmd struct {
 	DryRun    bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
 	Format    string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
 	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
-	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain) or rw (needs TOOL:)."`
+	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain), rw (needs TOOL:) or rwx (read, write and execute: a build cache whose binaries the tool runs; needs TOOL:)."`
 }
 
 // Run plans the mount, asks for confirmation when it names no tool, and
