@@ -149,7 +149,7 @@ func execNamespaced(p *Plan) error {
 	if err != nil {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
-	return &ChildExit{Code: code}
+	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
 }
 
 // nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule

@@ -13,7 +13,12 @@ import (
 
 // ChildExit carries the exit code of a child the launcher waited for (on
 // Windows, where there is no exec-in-place).
-type ChildExit struct{ Code int }
+type ChildExit struct {
+	Code int
+	// Hints explain a failed run: what the policy likely denied and how
+	// to allow it (package denyhint). exec prints them unless --quiet.
+	Hints []string
+}
 
 func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with status %d", e.Code) }
 
