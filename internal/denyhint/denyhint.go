@@ -2,11 +2,11 @@ package denyhint
 
 import (
 	"fmt"
-	"unicode"
-	"unicode/utf8"
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxLines bounds what Hints returns.

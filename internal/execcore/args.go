@@ -13,8 +13,8 @@ type Args struct {
 	Workspace, Policy, Tool, LogNet                              string
 	Default, BestEffort, DryRun, Masks, Namespaces, NoNamespaces bool
 	// Quiet silences exec's hints after a failed run (the full path's).
-	Quiet bool
-	RequireABI                                                   int
+	Quiet      bool
+	RequireABI int
 	// Command keeps the "--" that ended the flags, as kong's passthrough
 	// does.
 	Command []string
