@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 )
 
 // ChildExit carries the exit code of a child the launcher waited for (on
@@ -281,8 +282,18 @@ func WarnDegraded(w io.Writer, p *Plan) {
 		return
 	}
 	if p.NSUnavailable != "" {
-		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded))
+		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s%s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded), metadataNote(p.Manifest))
 		return
 	}
 	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))
+}
+
+// metadataNote names what fails on the fast path for a tool that writes:
+// seccomp refuses metadata writes everywhere there, since Landlock cannot
+// confine them to the write grants.
+func metadataNote(m *landlock.Manifest) string {
+	if m == nil || !slices.ContainsFunc(m.FS, func(r landlock.PathRule) bool { return slices.Contains(r.Access, "write_file") }) {
+		return ""
+	}
+	return "; and chmod, chown, utime and xattr writes fail with EPERM even inside write grants (tar x, cp -a, rsync -a, npm install, python -m venv set modes or times; jp-policy doctor says how to enable user namespaces)"
 }
