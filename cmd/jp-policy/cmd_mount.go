@@ -68,6 +68,9 @@ func (c *MountCmd) Run(g *Globals) error {
 		return fail(exitUsage, err)
 	}
 	if !c.JSON {
+		if res.CreatedTarget {
+			fmt.Fprintf(g.Stdout, "created %s (it did not exist)\n", p.Target)
+		}
 		describeMount(g.Stdout, p, "")
 		if res.ApprovalSaved {
 			fmt.Fprintf(g.Stdout, "approval recorded in %s\n", files.Approvals)
@@ -156,6 +159,9 @@ func mountNext(p *mount.Plan) string {
 }
 
 func describeMount(w io.Writer, p *mount.Plan, would string) {
+	if would != "" && p.CreateTarget {
+		fmt.Fprintf(w, "would create %s (it does not exist)\n", p.Target)
+	}
 	if p.LinkExists {
 		fmt.Fprintf(w, "%skeep %s -> %s (already linked)\n", would, p.RulePath, p.Target)
 	} else {

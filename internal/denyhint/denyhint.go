@@ -30,8 +30,8 @@ type Facts struct {
 	// NetRules counts the tool's net allow rules.
 	NetRules int
 	Grants   []Grant
-	// Home is the user's real home ("" unknown).
-	Home string
+	// Home is the user's real home ("" unknown); Root the workspace's.
+	Home, Root string
 	// Dropped are the names of variables exec's environment held that
 	// the policy did not pass.
 	Dropped []string
@@ -55,6 +55,8 @@ type family struct {
 	metadata func(args []string) bool
 	// proxyAware: the program's client reads HTTP_PROXY.
 	proxyAware bool
+	// gitWrite: the command writes the repository's .git.
+	gitWrite func(args []string) bool
 }
 
 func hasAny(args []string, words ...string) bool {
@@ -137,6 +139,9 @@ var families = map[string]family{
 		net: func(a []string) (bool, []string) {
 			return hasAny(a, "clone", "fetch", "pull", "push", "ls-remote"), nil
 		},
+		gitWrite: func(a []string) bool {
+			return hasAny(a, "add", "commit", "rm", "mv", "checkout", "switch", "merge", "rebase", "reset", "stash", "tag", "branch", "fetch", "pull", "cherry-pick", "revert", "am", "restore", "gc", "init")
+		},
 		proxyAware: true,
 	},
 	"curl":  {net: func([]string) (bool, []string) { return true, nil }, proxyAware: true},
@@ -210,6 +215,12 @@ func Hints(f Facts) []string {
 		}
 	}
 
+	if spec.gitWrite != nil && f.Namespaced && f.Root != "" && spec.gitWrite(args) {
+		dotgit := path.Join(f.Root, ".git")
+		if g := f.covering(dotgit); g != nil && g.Write && g.Path != dotgit && !strings.HasPrefix(g.Path, dotgit+"/") {
+			add("files: %s is read-only for tool %q (protected: git runs hooks and reads config from it unsandboxed); a tool that commits needs a rule naming it: [[conversation.tools.%s.access.fs]] path = \".git\", read = true, write = true, then jp-policy compile", dotgit, f.Tool, f.Tool)
+		}
+	}
 	if spec.net != nil {
 		if fetches, hosts := spec.net(args); fetches && f.NetRules == 0 {
 			host := "HOST"

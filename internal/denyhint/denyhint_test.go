@@ -54,6 +54,11 @@ func TestHints(t *testing.T) {
 		{"unknown program behind the proxy", Facts{Tool: "x", Argv: []string{"./client"}, Program: "/w/client", Namespaced: true, Proxied: true, NetRules: 1},
 			[]string{"client may ignore them"}},
 		{"empty", Facts{}, nil},
+		{"git commit with .git protected", Facts{Tool: "g", Argv: []string{"git", "commit", "-m", "x"}, Program: "/usr/bin/git", Namespaced: true, NetRules: 1, Root: "/w", Grants: []Grant{ws}},
+			[]string{`files: /w/.git is read-only for tool "g" (protected`}},
+		{"git commit with .git granted", Facts{Tool: "g", Argv: []string{"git", "commit"}, Program: "/usr/bin/git", Namespaced: true, NetRules: 1, Root: "/w",
+			Grants: []Grant{ws, {Path: "/w/.git", Read: true, Write: true}}}, nil},
+		{"git log", Facts{Tool: "g", Argv: []string{"git", "log"}, Program: "/usr/bin/git", Namespaced: true, Root: "/w", Grants: []Grant{ws}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Hints(tc.f)

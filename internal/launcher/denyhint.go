@@ -19,7 +19,7 @@ func (p *Plan) exitHints(code int, environ []string) []string {
 	f := denyhint.Facts{
 		Tool: p.Tool, Argv: p.Argv, Program: p.Path,
 		Namespaced: p.Namespaced, Proxied: p.proxied(), NetRules: len(p.NetRules),
-		Home:   scratchhome.Home(environ),
+		Home: scratchhome.Home(environ), Root: p.Manifest.Root,
 		Exists: func(path string) bool { _, err := os.Stat(path); return err == nil },
 	}
 	for _, r := range p.Manifest.FS {
