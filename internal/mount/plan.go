@@ -36,8 +36,8 @@ type Plan struct {
 	// its missing parents. Target is then its canonical parent joined
 	// with the missing names.
 	CreateTarget bool
-	Tools      []string          // tools in scope
-	Rules      map[string][]Rule // rules to append, per tool
+	Tools        []string          // tools in scope
+	Rules        map[string][]Rule // rules to append, per tool
 	// Skipped names tools in scope that already have a rule for the
 	// mount path (where), left unchanged.
 	Skipped map[string]string
