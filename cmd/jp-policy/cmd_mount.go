@@ -17,6 +17,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/mount"
+	"github.com/jp-policy/jp-policy/internal/mountconsent"
 )
 
 // MountCmd links an external path into the workspace and grants tools
@@ -66,6 +67,17 @@ func (c *MountCmd) Run(g *Globals) error {
 	}
 	if err != nil {
 		return fail(exitUsage, err)
+	}
+	// Typing the mount was the consent to its grants: the compile it
+	// asks for accepts exactly them without a terminal.
+	if dataDir, derr := jpdirs.UserDataDir(os.Getenv); derr == nil {
+		var entries []mountconsent.Entry
+		for _, t := range p.Tools {
+			entries = append(entries, mountconsent.Entry{Tool: t, Path: p.RulePath, Mode: string(p.Spec.Mode)})
+		}
+		if rerr := mountconsent.Record(dataDir, env.Root, entries); rerr != nil {
+			fmt.Fprintf(g.Stderr, "jp-policy: warning: cannot record the mount for the next compile (it will ask for --accept-widening): %v\n", rerr)
+		}
 	}
 	if !c.JSON {
 		if res.CreatedTarget {
