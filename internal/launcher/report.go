@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -61,6 +62,10 @@ type DryRun struct {
 	// Hint says how to grant the program when the tool's grants cannot
 	// run it (the run would fail with 126 or 127).
 	Hint string `json:"hint,omitempty"`
+	// IfFails are the hints exec prints when the run exits non-zero on
+	// the namespaced path (package denyhint); the dry run shows them up
+	// front, for every path.
+	IfFails []string `json:"if_fails,omitempty"`
 	// Verdict is "run", "run_degraded" (--best-effort) or "refuse".
 	Verdict string `json:"verdict"`
 	// Reason is the refusal, or what is degraded.
@@ -160,6 +165,7 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 		b.Path, b.Argv = p.Path, p.Argv
 		if p.Platform == platform.Linux {
 			b.Hint = p.grantHint()
+			b.IfFails = p.exitHints(1, os.Environ())
 		}
 	}
 	switch {
@@ -231,6 +237,9 @@ func (d *DryRun) WriteText(w io.Writer) error {
 	}
 	if d.Hint != "" {
 		fmt.Fprintf(&b, "%s\n", d.Hint)
+	}
+	for _, h := range d.IfFails {
+		fmt.Fprintf(&b, "if it fails: %s\n", h)
 	}
 	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(d.Env, " ")))
 	if d.Path != "" {
