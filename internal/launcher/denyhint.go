@@ -18,9 +18,14 @@ func (p *Plan) exitHints(code int, environ []string) []string {
 	}
 	f := denyhint.Facts{
 		Tool: p.Tool, Argv: p.Argv, Program: p.Path,
-		Namespaced: p.Namespaced, Proxied: p.proxied(), NetRules: len(p.NetRules),
+		Namespaced: p.Namespaced, Proxied: p.proxied(),
 		Home: scratchhome.Home(environ), Root: p.Manifest.Root,
 		Exists: func(path string) bool { _, err := os.Stat(path); return err == nil },
+	}
+	for _, r := range p.NetRules {
+		if r.Allow {
+			f.NetRules++
+		}
 	}
 	for _, r := range p.Manifest.FS {
 		got, _ := landlock.ParseRights(r.Access)
