@@ -74,8 +74,8 @@ func Make(dir string, links []Link) error {
 
 // Home is the value of HOME in env ("" when it is not set).
 func Home(env []string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], "HOME="); ok {
+	for _, kv := range slices.Backward(env) {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
 			return v
 		}
 	}
