@@ -116,6 +116,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg-config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".xdg-data"))
 			env.Setenv("NO_COLOR", "1")
+			// Scripts that run the go command outside the sandbox share the
+			// developer's build cache (a fresh one rebuilds the standard
+			// library in every script); HOME is the script's own.
+			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
@@ -268,4 +272,17 @@ func hostsNonPublicName() string {
 		}
 	}
 	return ""
+}
+
+// goCache is the go command's build cache as it resolves it: GOCACHE, or
+// the user cache directory's go-build.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "off"
+	}
+	return filepath.Join(dir, "go-build")
 }
