@@ -92,6 +92,14 @@ func execNamespaced(p *Plan) error {
 		mm.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
 		spec.Listen = []string{ProxyAddr}
 	}
+	var eg *egressRun
+	if p.proxied() {
+		var err error
+		if eg, err = p.planEgress(spec, &mm.Net); err != nil { // egress_linux.go
+			return fmt.Errorf("namespaced exec: transparent egress: %w", err)
+		}
+		defer eg.done()
+	}
 	// The sandbox is decided here, as kernel bits, and stage 2 only
 	// opens its paths inside the new root and applies it.
 	sb, err := sandboxFor(mm, fs, p.ABI, p.Filter)
@@ -134,8 +142,11 @@ func execNamespaced(p *Plan) error {
 	if p.proxied() {
 		srv, err := proxyFor(m.Root, p.NetRules, logw)
 		var ln net.Listener
-		if err == nil && len(child.Listeners) == 1 {
+		if err == nil && len(child.Listeners) >= 1 {
 			ln, err = net.FileListener(child.Listeners[0])
+		}
+		if err == nil {
+			err = eg.serve(srv, child.Listeners[1:])
 		}
 		if err != nil || ln == nil {
 			child.Kill()

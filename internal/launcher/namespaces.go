@@ -148,10 +148,11 @@ func (p *Plan) namespaced(o *Options, spec seccomp.Spec) seccomp.Spec {
 		// to the private network namespace.
 		spec.Unix = true
 		if p.proxied() {
-			// Only loopback exists in the tool's network namespace, and
-			// the proxy resolves names: TCP to it is all the tool needs,
-			// and listening there reaches nobody outside.
-			spec.Inet, spec.Listen = seccomp.InetTCP, true
+			// Only loopback exists in the tool's network namespace: TCP
+			// to the proxy and the egress listeners, and UDP to the
+			// egress resolver, is all it reaches, and listening there
+			// reaches nobody outside.
+			spec.Inet, spec.Listen = seccomp.InetTCPUDP, true
 			p.LogNet = o.LogNet
 			p.Env = withProxy(p.Env)
 		}

@@ -31,6 +31,10 @@ type httpConn struct {
 	upBW   *bufio.Writer
 	upKey  string // the decided "canonical-host:port" up is connected to
 	upIdle bool   // up finished its last exchange cleanly and can be reused
+
+	// target is set on a transparent connection (transparent.go): the
+	// endpoint its listener stands for, which every request must name.
+	target *Target
 }
 
 // serveHTTP runs an HTTP proxy connection: requests one after another,
@@ -40,6 +44,12 @@ type httpConn struct {
 func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
 	hc := &httpConn{s: s, c: c, br: br, bw: bufio.NewWriterSize(c, 4<<10)}
 	defer hc.parkUpstream()
+	hc.loop()
+}
+
+// loop serves requests until the connection cannot carry another.
+func (hc *httpConn) loop() {
+	s, c, br := hc.s, hc.c, hc.br
 	for first := true; ; first = false {
 		if !first {
 			// Between requests the connection is idle: Shutdown may
@@ -74,6 +84,18 @@ func (s *Server) serveHTTP(c net.Conn, br *bufio.Reader) {
 // serve answers one request and reports whether the connection can
 // carry another.
 func (hc *httpConn) serve(h *requestHead) bool {
+	kind := "http"
+	if hc.target != nil {
+		kind = "transparent"
+		u, why := hc.target.transparentURL(h)
+		if why != "" {
+			d := policy.Decision{Err: &policy.InputError{Resource: "net", Input: h.host, Msg: why}}
+			hc.s.logDecision(LogEntry{Client: hc.c.RemoteAddr().String(), Kind: kind, Method: h.method, Scheme: "http", Host: h.host, Port: hc.target.Port}, d)
+			h.close = true
+			return hc.reply(h, 403, denied, "jp-policy: "+why+"\n")
+		}
+		h.url = u
+	}
 	if h.method == "CONNECT" {
 		hc.connect(h)
 		return false
@@ -132,7 +154,7 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	if logPort < 0 {
 		logPort = 80
 	}
-	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: "http", Method: h.method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
+	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: kind, Method: h.method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
 	s.logDecision(entry, d)
 	if !d.Allowed {
 		return hc.reply(h, 403, denied, "jp-policy proxy: "+d.Human())

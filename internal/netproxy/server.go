@@ -71,6 +71,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	ln    net.Listener
+	extra []net.Listener        // ServeTransparent's listeners
 	conns map[net.Conn]struct{} // every client and upstream connection
 	// idle are HTTP client connections waiting for their next request,
 	// which Shutdown closes at once.
@@ -250,9 +251,13 @@ func (s *Server) Close() error {
 	for c := range s.conns {
 		c.Close()
 	}
+	extra := s.extra
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
+	}
+	for _, l := range extra {
+		l.Close()
 	}
 	s.wg.Wait()
 	return nil
@@ -269,9 +274,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		c.Close()
 	}
 	s.closeIdleLocked()
+	extra := s.extra
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
+	}
+	for _, l := range extra {
+		l.Close()
 	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()

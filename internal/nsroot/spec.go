@@ -26,7 +26,7 @@ type Spec struct {
 	Proc     bool      // /proc: a read-only bind of the host's (no pid namespace)
 
 	Net    bool     // a new network namespace where only lo exists (and is up)
-	Listen []string // TCP addresses (127.0.0.1:0) listened on inside, handed back
+	Listen []string // TCP addresses (127.0.0.1:0) listened on inside, handed back; UDPPrefix+addr binds UDP
 
 	// Extra is opaque to nsroot: the Finalize hook reads it (the
 	// launcher's Landlock rules and seccomp choice).

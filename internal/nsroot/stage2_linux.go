@@ -107,7 +107,7 @@ func stage2() error {
 		return err
 	}
 	for _, a := range s.Listen {
-		fd, err := listenTCP(a)
+		fd, err := listenAddr(a) // listenudp_linux.go
 		if err != nil {
 			return fail("listen", err, "listening on %s", a)
 		}
