@@ -235,7 +235,7 @@ func Hints(f Facts) []string {
 		}
 	}
 	if f.Namespaced && f.Proxied && (!known || !spec.proxyAware) {
-		add("network: the run's only way out is the filtering proxy in HTTP_PROXY/HTTPS_PROXY; %s may ignore them (Node's fetch does: NODE_USE_ENV_PROXY=1 on Node 24+, passed by an env rule), or run with --no-namespaces --best-effort (port-only filtering)", progName(f))
+		add("network: %s reaches only what the tool's net rules grant, through the proxy or directly: an ungranted name does not resolve, an ungranted host:port refuses the connection, a plain-HTTP path outside a path_prefix gets 403; exec --log-net FILE records each decision", progName(f))
 	}
 
 	if spec.metadata != nil && !f.Namespaced && spec.metadata(args) && f.writes() {

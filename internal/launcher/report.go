@@ -134,7 +134,7 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 			net := "no network at all"
 			switch {
 			case p.proxied():
-				net = "network only through the filtering proxy at " + ProxyAddr
+				net = "network only to what the net rules grant: the filtering proxy at " + ProxyAddr + ", and for clients that ignore it a resolver answering only granted names and a listener per granted host:port (exact: host, port, TLS SNI, plain-HTTP path; degraded: the path over TLS, scheme by port for other protocols, non-loopback IP literals only through the proxy)"
 			case !p.privateNet():
 				net = "the host's network (a TCP bind grant), limited by Landlock's port rules"
 			}
