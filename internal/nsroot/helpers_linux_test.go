@@ -95,6 +95,8 @@ func helper(args []string) int {
 			c, err = net.Dial("unix", "@"+arg(2))
 		case "tcp":
 			c, err = net.DialTimeout("tcp", arg(2), 2*time.Second)
+		case "udp":
+			c, err = net.Dial("udp", arg(2))
 		}
 		if err == nil {
 			if arg(3) != "" {
