@@ -303,13 +303,12 @@ func TestHTTPUpstreamPool(t *testing.T) {
 			t.Errorf("request %d %s: %d %q", i, tc.path, resp.StatusCode, body)
 		}
 		// The proxy pools after the client has its answer.
-		for deadline := time.Now().Add(3 * time.Second); tc.code == 200 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			s.mu.Lock()
-			n := s.nIdle
-			s.mu.Unlock()
-			if n == 1 {
-				break
-			}
+		if tc.code == 200 {
+			waitFor(t, "the upstream connection in the pool", func() bool {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				return s.nIdle == 1
+			})
 		}
 	}
 	if n := conns.Load(); n != 1 {
@@ -340,3 +339,99 @@ func TestHTTPSlowResponse(t *testing.T) {
 		t.Errorf("%d %q", resp.StatusCode, body)
 	}
 }
+
+// The race behind the pool losing connections, made deterministic: the
+// client reads its whole response and closes at once, and the proxy's
+// watch on the client sees the close before relay is done with the
+// response. The client got everything; the upstream connection is clean
+// and must be pooled, not closed as if the client had given up.
+func TestHTTPUpstreamPooledWhenClientClosesAtOnce(t *testing.T) {
+	checkNoLeak(t)
+	port, conns := countingOrigin(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "path="+r.URL.Path)
+	})
+	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Decide: c.CheckNetEndpoint, HeaderTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hl := &holdListener{Listener: tl, accepted: make(chan *holdConn, 1)}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(hl) }()
+	t.Cleanup(func() { s.Close(); <-done })
+
+	resp, body := proxyGet(t, tl.Addr().String(), "http://127.0.0.1:"+strconv.Itoa(port)+"/x")
+	if resp.StatusCode != 200 || body != "path=/x" {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+	hc := waitChan(t, "the proxy to accept", hl.accepted)
+	// The proxy closes its client connection once it is done with it,
+	// after giving the upstream to the pool.
+	waitChan(t, "the proxy to close the client connection", hc.closed)
+	s.mu.Lock()
+	pooled := s.nIdle
+	s.mu.Unlock()
+	if pooled != 1 {
+		t.Errorf("%d pooled upstream connections after a complete exchange, want 1", pooled)
+	}
+	if n := conns.Load(); n != 1 {
+		t.Errorf("origin saw %d connections, want 1", n)
+	}
+}
+
+// holdListener hands Serve holdConns.
+type holdListener struct {
+	net.Listener
+	accepted chan *holdConn
+}
+
+func (l *holdListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	hc := &holdConn{Conn: c, readFailed: make(chan struct{}), closed: make(chan struct{})}
+	l.accepted <- hc
+	return hc, nil
+}
+
+// holdConn returns from each Write only once a Read on it has failed:
+// the client has read what was written and closed, and the proxy's read
+// of the client has seen it, before the writer goes on.
+type holdConn struct {
+	net.Conn
+	failOnce, closeOnce sync.Once
+	readFailed, closed  chan struct{}
+}
+
+func (c *holdConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil {
+		c.failOnce.Do(func() { close(c.readFailed) })
+	}
+	return n, err
+}
+
+func (c *holdConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	select {
+	case <-c.readFailed:
+	case <-time.After(waitBound):
+	}
+	return n, err
+}
+
+func (c *holdConn) Close() error {
+	err := c.Conn.Close()
+	c.closeOnce.Do(func() { close(c.closed) })
+	return err
+}
+
+func (c *holdConn) CloseWrite() error { return c.Conn.(*net.TCPConn).CloseWrite() }

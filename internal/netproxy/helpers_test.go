@@ -318,3 +318,29 @@ func (l *connListener) Close() error {
 }
 
 func (l *connListener) Addr() net.Addr { return l.addr }
+
+// waitFor polls cond until it holds. The bound is generous: it only
+// matters when the test is failing, never for a passing run's timing.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(waitBound); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting after %v for %s", waitBound, what)
+		}
+	}
+}
+
+// waitBound bounds waits on events that a passing test sees at once.
+const waitBound = 30 * time.Second
+
+// waitChan waits for ch to be closed (or to deliver), bounded as waitFor.
+func waitChan[T any](t testing.TB, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitBound):
+		t.Fatalf("still waiting after %v for %s", waitBound, what)
+		panic("unreachable")
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -241,7 +240,7 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			upBW.Reset(stallWriter{up, hc.s.cfg.IdleTimeout})
 			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
-			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes, nil)
 			upBW.Reset(up) // copyBody flushed (or up is closed)
 			up.SetWriteDeadline(time.Time{})
 			if err != nil {
@@ -347,9 +346,18 @@ func isField(name string, names ...string) bool {
 // clientWatch is a read on the client connection while its request is
 // answered (see watchClient).
 type clientWatch struct {
-	stopping atomic.Bool
-	left     atomic.Bool // the client closed (or broke) its connection
+	mu       sync.Mutex
+	stopping bool // the response is read in full, or relay is done
+	left     bool // the client closed (or broke) its connection first
 	exited   chan struct{}
+}
+
+// responseRead ends the watch's say over the upstream connection: the
+// upstream answered in full, so there is no read of it left to end.
+func (w *clientWatch) responseRead() {
+	w.mu.Lock()
+	w.stopping = true
+	w.mu.Unlock()
 }
 
 // stallWriter writes to c in pieces of at most stallPiece bytes, each
@@ -388,11 +396,20 @@ var longAgo = time.Unix(1, 0)
 // net/http's server cancelled the request the same way. The read is a
 // Peek, so a pipelined next request stays in the buffer. It closes
 // w.exited when it returns; stopWatch ends it.
+//
+// The decision to close and the end of the watch are taken under w.mu,
+// and relay ends the watch (responseRead) before the last bytes of the
+// response go to the client: a client that closes right after reading
+// its response is never taken for one that gave up.
 func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
 	defer close(w.exited)
-	if _, err := hc.br.Peek(1); err != nil && !w.stopping.Load() {
-		w.left.Store(true)
-		up.Close()
+	if _, err := hc.br.Peek(1); err != nil {
+		w.mu.Lock()
+		if !w.stopping {
+			w.left = true
+			up.Close()
+		}
+		w.mu.Unlock()
 	}
 }
 
@@ -400,11 +417,13 @@ func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
 // upstream connection was closed for it). The client connection has no
 // read deadline afterwards.
 func (hc *httpConn) stopWatch(w *clientWatch) bool {
-	w.stopping.Store(true)
+	w.responseRead()
 	hc.c.SetReadDeadline(longAgo)
 	<-w.exited
 	hc.c.SetReadDeadline(time.Time{})
-	return w.left.Load()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.left
 }
 
 // relay reads the upstream response and sends it to the client. body,
@@ -515,10 +534,15 @@ func (hc *httpConn) relay(h *requestHead, body chan error, w *clientWatch) (keep
 		bw.WriteString("Connection: close\r\n")
 	}
 	bw.WriteString("\r\n")
+	// The response is read from the upstream in full before its last
+	// bytes reach the client, and the watch ends there: a client that
+	// closes as soon as it has its answer has not given up, and the
+	// upstream connection stays for the pool.
 	if noBody {
+		w.responseRead()
 		err = bw.Flush()
 	} else {
-		err = copyBody(bw, hc.upBR, fr, false, h.minor == 1, limit)
+		err = copyBody(bw, hc.upBR, fr, false, h.minor == 1, limit, w.responseRead)
 	}
 	if err != nil {
 		keep = false
