@@ -299,6 +299,67 @@ func TestAttackHTTPSmuggling(t *testing.T) {
 	}
 }
 
+// A path deny rule holds for every reading of the path a server may
+// take: ";params" cut from segments (Servlet containers, Spring,
+// urlparse), a backslash for a slash, a second percent-decoding. The
+// origin serves the path with ";params" cut, as those servers do.
+func TestAttackHTTPPathReadings(t *testing.T) {
+	checkNoLeak(t)
+	var mu sync.Mutex
+	var served []string
+	srv, port := origin(t)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := cutParams(r.URL.Path)
+		mu.Lock()
+		served = append(served, p)
+		mu.Unlock()
+		io.WriteString(w, "path="+p)
+	})
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	proxy, _ := startProxy(t, []policy.NetRule{
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/"), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/admin"), Allow: false},
+	}, nil)
+	for _, tc := range []struct {
+		path string
+		code int
+	}{
+		{"/api/x", 200},
+		{"/api/x;v=1", 200},
+		{"/api/x;a/y;b", 200},
+		{"/api/admin", 403},
+		{"/api/admin;x", 403},
+		{"/api/admin;", 403},
+		{"/api;x/admin", 403},
+		{"/api/admin;x/y", 403},
+		{"/api/admin%3bx", 403},
+		{"/api/admin%253bx", 403},
+		{"/api/ad%256din", 403},
+		{"/api\\admin", 403},
+		{"/api/%5cadmin", 403},
+	} {
+		resp, body := proxyGet(t, proxy, base+tc.path)
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s: %d %q, want %d", tc.path, resp.StatusCode, body, tc.code)
+		}
+		// Refused as sent, or for another reading, which is named.
+		asSent := tc.path == "/api/admin" || tc.path == "/api;x/admin" || tc.path == "/api\\admin"
+		if tc.code == 403 && !asSent && !strings.Contains(body, "is served as") {
+			t.Errorf("%s: the refusal does not name the reading it denied: %q", tc.path, body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range served {
+		if strings.HasPrefix(p, "/api/admin") {
+			t.Errorf("the origin served %q", p)
+		}
+	}
+	if len(served) != 3 {
+		t.Errorf("positive controls: the origin served %v, want 3 requests", served)
+	}
+}
+
 // SOCKS5: address types, commands, auth methods and malformed input.
 func TestAttackSOCKS(t *testing.T) {
 	checkNoLeak(t)

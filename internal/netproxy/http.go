@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,6 +128,20 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	}
 	s := hc.s
 	d, canon := s.decide("http", host, port, p)
+	reading := "" // the reading of p that was denied, when not p
+	if d.Allowed {
+		// Servers disagree on what path a target names (";params" cut
+		// by Servlet containers, Spring and urlparse, a backslash read
+		// as a slash, a second percent-decoding): the request is
+		// allowed only if the policy allows every reading, so a deny
+		// rule holds whichever one the server takes.
+		for r := range otherReadings(p) {
+			if dr, _ := s.decide("http", host, port, r); !dr.Allowed {
+				d, reading = dr, r
+				break
+			}
+		}
+	}
 	logPort := port
 	if logPort < 0 {
 		logPort = 80
@@ -134,7 +149,11 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: "http", Method: h.method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
 	s.logDecision(entry, d)
 	if !d.Allowed {
-		return hc.reply(h, 403, denied, "jp-policy proxy: "+d.Human())
+		msg := "jp-policy proxy: " + d.Human()
+		if reading != "" {
+			msg = "jp-policy proxy: request path " + strconv.Quote(p) + " is served as " + strconv.Quote(reading) + " by some servers, which the policy denies\n" + msg
+		}
+		return hc.reply(h, 403, denied, msg)
 	}
 	hostHeader := bracket(canon)
 	if port >= 0 {
@@ -789,6 +808,45 @@ func hasDotSegment(p string) bool {
 		}
 	}
 	return false
+}
+
+// otherReadings yields the readings of a decoded request path p that
+// servers may serve besides p itself: each of pathReadings, and each of
+// those with ";params" cut from every segment and with backslashes read
+// as slashes, once each.
+func otherReadings(p string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		seen := []string{p}
+		try := func(r string) bool {
+			if slices.Contains(seen, r) {
+				return true
+			}
+			seen = append(seen, r)
+			return yield(r)
+		}
+		for r := range pathReadings(p) {
+			for _, v := range []string{r, cutParams(r), strings.ReplaceAll(r, "\\", "/"), cutParams(strings.ReplaceAll(r, "\\", "/"))} {
+				if !try(v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// cutParams removes ";params" from every segment of p, as Servlet
+// containers read a path ("/a;x/b;y" is "/a/b").
+func cutParams(p string) string {
+	if strings.IndexByte(p, ';') < 0 {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		if j := strings.IndexByte(seg, ';'); j >= 0 {
+			segs[i] = seg[:j]
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
 // networkPath reports whether a request path (as sent, escaped) begins
