@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // helperEnv makes the test binary, exec'd as the command inside the
@@ -153,7 +155,7 @@ func helper(args []string) int {
 func requireUserns(t testing.TB) {
 	t.Helper()
 	if ok, reason := Available(); !ok {
-		t.Skipf("user namespaces unavailable: %s", reason)
+		enforcetest.Skipf(t, "user namespaces unavailable: %s", reason)
 	}
 }
 
