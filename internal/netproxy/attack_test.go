@@ -429,7 +429,7 @@ func TestAttackSOCKS(t *testing.T) {
 func TestAttackConnectionFlood(t *testing.T) {
 	checkNoLeak(t)
 	_, port := origin(t)
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
+	proxy, s := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
 	var held []net.Conn
 	for range 4 {
 		c, err := net.Dial("tcp", proxy)
@@ -439,34 +439,20 @@ func TestAttackConnectionFlood(t *testing.T) {
 		c.Write([]byte("G")) // past the sniffer, holding a slot
 		held = append(held, c)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, "the proxy to accept the four connections", func() bool { return len(s.slots) == 4 })
 	extra, _ := net.Dial("tcp", proxy)
-	extra.SetDeadline(time.Now().Add(3 * time.Second))
-	if n, err := extra.Read(make([]byte, 1)); err == nil || n > 0 {
-		t.Errorf("connection over MaxConns was served")
+	extra.SetDeadline(time.Now().Add(waitBound))
+	if n, err := extra.Read(make([]byte, 1)); err == nil || n > 0 || isTimeout(err) {
+		t.Errorf("connection over MaxConns was served (read %d, %v)", n, err)
 	}
 	extra.Close()
 	for _, c := range held {
 		c.Close()
 	}
+	waitFor(t, "the slots to be given back", func() bool { return len(s.slots) == 0 })
 	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/x"
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		c, err := net.Dial("tcp", proxy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetDeadline(time.Now().Add(time.Second))
-		io.WriteString(c, "GET "+url+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		c.Close()
-		if err == nil && resp.StatusCode == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("slots were not given back: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if resp, body := proxyGet(t, proxy, url); resp.StatusCode != 200 {
+		t.Errorf("a freed slot was not reused: %d %q", resp.StatusCode, body)
 	}
 }
 
@@ -630,24 +616,32 @@ func TestAttackHTTPPipelining(t *testing.T) {
 }
 
 // Slowloris: a head that never completes is closed at HeaderTimeout,
-// unanswered and never forwarded; the same head sent slowly but within
-// the timeout is served (control). The timeout holds for a second
-// request on a kept-alive connection too.
+// unanswered and never forwarded, however the client drips it; the same
+// head sent in pieces but complete is served (control). The timeout holds
+// for a second request on a kept-alive connection too. The client is
+// paced by the proxy's reads, not the clock; the short HeaderTimeout is
+// only ever waited for, never raced.
 func TestAttackSlowHead(t *testing.T) {
 	checkNoLeak(t)
 	port, seen := recordingOrigin(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	const timeout = 400 * time.Millisecond
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: timeout})
+	rules := []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}
 	head := "GET " + base + "/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\r\n\r\n"
 
-	// Control: three pieces 50 ms apart.
-	c, _ := net.Dial("tcp", proxy)
+	// Control: three pieces, each sent once the proxy has read the one
+	// before, under a HeaderTimeout nothing here comes near.
+	patient := newEventListener(t, false)
+	startListening(t, rules, Config{HeaderTimeout: waitBound}, patient)
+	c, err := net.Dial("tcp", patient.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(waitBound))
+	ec := waitChan(t, "the proxy to accept", patient.accepted)
 	for i := 0; i < len(head); i += len(head)/3 + 1 {
 		io.WriteString(c, head[i:min(len(head), i+len(head)/3+1)])
-		time.Sleep(50 * time.Millisecond)
+		waitChan(t, "the proxy to read a piece", ec.reads)
 	}
 	br := bufio.NewReader(c)
 	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
@@ -656,38 +650,73 @@ func TestAttackSlowHead(t *testing.T) {
 		io.Copy(io.Discard, resp.Body)
 	}
 
-	drip := func(c net.Conn) time.Duration {
-		start := time.Now()
-		c.SetDeadline(start.Add(5 * time.Second))
+	const timeout = 200 * time.Millisecond
+	// drip sends a byte each time the proxy has read the last one until
+	// the proxy closes the connection; it returns how long that took
+	// from start, which is no later than the proxy's clock began.
+	drip := func(c net.Conn, ec *eventConn, start time.Time) time.Duration {
+		c.SetDeadline(time.Now().Add(waitBound))
+		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			for i := 0; ; i++ {
+			for {
 				if _, err := io.WriteString(c, "X"); err != nil {
 					return
 				}
-				time.Sleep(50 * time.Millisecond)
+				select {
+				case <-ec.reads:
+				case <-stop:
+					return
+				}
 			}
 		}()
-		b, _ := io.ReadAll(c)
+		b, err := io.ReadAll(c)
 		took := time.Since(start)
+		close(stop)
 		c.Close()
 		<-done
+		if isTimeout(err) {
+			t.Errorf("a dripping head was not closed in %v (HeaderTimeout %v)", waitBound, timeout)
+		}
 		if len(b) != 0 {
 			t.Errorf("a never-finished head was answered: %q", b)
 		}
 		return took
 	}
 	// The same connection, second request: a head that drips forever.
+	// The first head is in before the proxy's clock starts (preload).
+	kept := newEventListener(t, true)
+	startListening(t, rules, Config{HeaderTimeout: timeout, MaxHeaderBytes: 1 << 20}, kept)
+	c, err = net.Dial("tcp", kept.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(waitBound))
+	io.WriteString(c, head)
+	ec = waitChan(t, "the proxy to accept", kept.accepted)
+	br = bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("first request on the kept-alive connection: %v %v", resp, err)
+	} else {
+		io.Copy(io.Discard, resp.Body)
+	}
+	start := time.Now()
 	io.WriteString(c, "GET "+base+"/never HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
-	if took := drip(c); took > timeout+time.Second {
-		t.Errorf("kept-alive connection with a dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	if took := drip(c, ec, start); took < timeout {
+		t.Errorf("kept-alive connection with a dripping head closed after %v, before HeaderTimeout %v", took, timeout)
 	}
 	// A new connection dripping its first head.
-	c2, _ := net.Dial("tcp", proxy)
+	fresh := newEventListener(t, false)
+	startListening(t, rules, Config{HeaderTimeout: timeout, MaxHeaderBytes: 1 << 20}, fresh)
+	start = time.Now()
+	c2, err := net.Dial("tcp", fresh.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
 	io.WriteString(c2, "GET "+base+"/never HTTP/1.1\r\n")
-	if took := drip(c2); took > timeout+time.Second || took < timeout/2 {
-		t.Errorf("dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	if took := drip(c2, waitChan(t, "the proxy to accept", fresh.accepted), start); took < timeout {
+		t.Errorf("dripping head closed after %v, before HeaderTimeout %v", took, timeout)
 	}
 	for _, s := range seen() {
 		if strings.Contains(s, "never") {
@@ -750,4 +779,9 @@ func TestAttackCONNECTForms(t *testing.T) {
 		})
 	}
 	d.onlyDialled(t, "127.0.0.1:"+ps)
+}
+
+func isTimeout(err error) bool {
+	ne, ok := err.(net.Error)
+	return ok && ne.Timeout()
 }

@@ -31,7 +31,7 @@ func rawOrigin(t *testing.T, handle func(c net.Conn, br *bufio.Reader)) (int, *a
 	var n atomic.Int32
 	serveConns(t, l, func(c net.Conn) {
 		n.Add(1)
-		c.SetDeadline(time.Now().Add(5 * time.Second))
+		c.SetDeadline(time.Now().Add(waitBound))
 		handle(c, bufio.NewReader(c))
 	})
 	return portOf(t, l.Addr()), &n
@@ -220,7 +220,9 @@ func TestHTTPResponseFraming(t *testing.T) {
 		if resp.StatusCode != 200 || body != "ok" {
 			t.Errorf("request %d to an origin that closes: %d %q", i, resp.StatusCode, body)
 		}
-		time.Sleep(20 * time.Millisecond) // let the close arrive
+		// Whether the proxy sees the origin's close before the next
+		// request or on it (then it retries the GET on a new
+		// connection), each request gets a connection of its own.
 	}
 	if n := oneShotConns.Load(); n != 3 {
 		t.Errorf("origin saw %d connections, want 3", n)
@@ -263,7 +265,10 @@ func TestHTTPEarlyResponse(t *testing.T) {
 		mu.Unlock()
 		// Answer at once, without reading the body.
 		io.WriteString(c, "HTTP/1.1 413 Too Large\r\nContent-Length: 0\r\n\r\n")
-		time.Sleep(100 * time.Millisecond)
+		// Stay until the proxy lets go: closing with the body unread
+		// would reset the connection, maybe before the proxy has read
+		// the answer.
+		io.Copy(io.Discard, c)
 	})
 	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/up"), Allow: true}}, nil)
 	c, _ := net.Dial("tcp", proxy)
@@ -323,19 +328,25 @@ func TestHTTPUpstreamPool(t *testing.T) {
 }
 
 // A response that takes longer than HeaderTimeout to stream is not cut
-// by it: the head deadline ends with the head.
+// by it: the head deadline ends with the head. The head is read before
+// the deadline can matter (preloaded), and the origin sends the rest of
+// its answer only once the deadline, set no later than the origin got
+// the request, has certainly passed.
 func TestHTTPSlowResponse(t *testing.T) {
 	checkNoLeak(t)
+	const headerTimeout = 50 * time.Millisecond
 	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
 		if _, err := http.ReadRequest(br); err != nil {
 			return
 		}
+		passed := time.After(headerTimeout)
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc")
-		time.Sleep(700 * time.Millisecond)
+		<-passed
 		io.WriteString(c, "def")
 	})
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: 300 * time.Millisecond})
-	if resp, body := proxyGet(t, proxy, "http://127.0.0.1:"+strconv.Itoa(port)+"/"); resp.StatusCode != 200 || body != "abcdef" {
+	l := newEventListener(t, true)
+	startListening(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: headerTimeout}, l)
+	if resp, body := proxyGet(t, l.Addr().String(), "http://127.0.0.1:"+strconv.Itoa(port)+"/"); resp.StatusCode != 200 || body != "abcdef" {
 		t.Errorf("%d %q", resp.StatusCode, body)
 	}
 }
