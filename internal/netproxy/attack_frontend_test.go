@@ -465,7 +465,7 @@ func (c *deadlineConn) CloseWrite() error { return c.Conn.(*net.TCPConn).CloseWr
 // ever sees an origin-form path under the grant.
 func TestAttackOddAbsoluteForms(t *testing.T) {
 	checkNoLeak(t)
-	port, seen := recordingOrigin(t)
+	port, seen, _ := recordingOrigin(t)
 	ps := strconv.Itoa(port)
 	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, nil)
 	for _, tc := range []struct {
