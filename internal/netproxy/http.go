@@ -837,14 +837,12 @@ func otherReadings(p string) iter.Seq[string] {
 // cutParams removes ";params" from every segment of p, as Servlet
 // containers read a path ("/a;x/b;y" is "/a/b").
 func cutParams(p string) string {
-	if strings.IndexByte(p, ';') < 0 {
+	if !strings.Contains(p, ";") {
 		return p
 	}
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
-		if j := strings.IndexByte(seg, ';'); j >= 0 {
-			segs[i] = seg[:j]
-		}
+		segs[i], _, _ = strings.Cut(seg, ";")
 	}
 	return strings.Join(segs, "/")
 }
