@@ -142,6 +142,24 @@ func (hc *httpConn) serve(h *requestHead) bool {
 			}
 		}
 	}
+	if d.Allowed {
+		// Servers with case-insensitive paths (IIS, some routers) serve
+		// /api/ADMIN as /api/admin. A lower-cased reading is refused
+		// only by a deny rule that names it: a case-sensitive allow
+		// rule ("/Docs/") must not turn "/Docs/x" away.
+		for r := range allReadings(p) {
+			l := strings.ToLower(r)
+			if l == r {
+				continue
+			}
+			if dr, _ := s.decide("http", host, port, l); !dr.Allowed {
+				if rule, ok := dr.Rule.(policy.NetRule); ok && !rule.Allow {
+					d, reading = dr, l
+					break
+				}
+			}
+		}
+	}
 	logPort := port
 	if logPort < 0 {
 		logPort = 80
@@ -829,6 +847,20 @@ func otherReadings(p string) iter.Seq[string] {
 				if !try(v) {
 					return
 				}
+			}
+		}
+	}
+}
+
+// allReadings is p and otherReadings(p).
+func allReadings(p string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(p) {
+			return
+		}
+		for r := range otherReadings(p) {
+			if !yield(r) {
+				return
 			}
 		}
 	}
