@@ -3,8 +3,11 @@
 package learn
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -208,12 +211,13 @@ type tracer struct {
 	dirs    map[string]string // directory as named -> canonical
 	foreign bool              // a call of another ABI was made
 	denials bool              // record refused calls, not successful ones
+	lookup  lookupFunc        // resolves the names queried; nil: none is
 }
 
 // Run starts argv in dir with env, observed, and returns what it did
 // once it and every process it started have ended.
 func Run(argv []string, dir string, env []string) (*Result, error) {
-	return run(argv, dir, env, false)
+	return run(argv, dir, env, false, net.DefaultResolver.LookupNetIP)
 }
 
 // RunDenials starts argv like Run but records the calls that failed for
@@ -221,10 +225,13 @@ func Run(argv []string, dir string, env []string) (*Result, error) {
 // bind or a mask answers) in Obs.Denied and Obs.DeniedConnects, instead
 // of the ones that succeeded: what `jp-policy exec --denials` reports.
 func RunDenials(argv []string, dir string, env []string) (*Result, error) {
-	return run(argv, dir, env, true)
+	return run(argv, dir, env, true, nil)
 }
 
-func run(argv []string, dir string, env []string, denials bool) (*Result, error) {
+// lookupFunc resolves a name, as net.Resolver.LookupNetIP does.
+type lookupFunc func(ctx context.Context, network, host string) ([]netip.Addr, error)
+
+func run(argv []string, dir string, env []string, denials bool, lookup lookupFunc) (*Result, error) {
 	if err := Supported(); err != nil {
 		return nil, err
 	}
@@ -252,6 +259,7 @@ func run(argv []string, dir string, env []string, denials bool) (*Result, error)
 	}
 	t := &tracer{
 		denials: denials,
+		lookup:  lookup,
 		kinds:   callKinds(),
 		pending: map[int]*pending{},
 		known:   map[int]bool{pid: true},
@@ -305,7 +313,13 @@ func run(argv []string, dir string, env []string, denials bool) (*Result, error)
 	if code < 0 {
 		return nil, errors.New("lost the observed command's exit status")
 	}
-	t.resolveNames()
+	// Only learn, which runs a command the user trusts, looks names up:
+	// under exec --denials the command is a sandboxed tool, and a lookup
+	// of a name it chose, made from out here, would carry data past a
+	// sandbox that gives it no network (DNS exfiltration).
+	if !t.denials && t.lookup != nil {
+		t.resolveNames()
+	}
 	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
 }
 
@@ -521,7 +535,9 @@ func (t *tracer) enter(tid int) {
 			p.conn = nil
 		}
 	case kSendto, kSendmsg, kSendmmsg:
-		t.dnsQuery(tid, k, fd(0), a)
+		if !t.denials {
+			t.dnsQuery(tid, k, fd(0), a)
+		}
 		return
 	}
 	if p.fa != nil || p.conn != nil || p.dnsFD >= 0 {
