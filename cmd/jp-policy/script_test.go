@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
@@ -75,16 +76,23 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		// [landlock]: the kernel enforces what compiled manifests need
 		// (Landlock ABI 6: scopes). Without it exec refuses, as it must,
-		// so the scripts that prove enforcement skip instead.
+		// so the scripts that prove enforcement skip instead, and
+		// [userns] likewise for the namespaced path; a script that asks
+		// fails instead when enforcement is required (enforcetest).
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "landlock":
-				return launcher.KernelABI() >= 6, nil
+				if abi := launcher.KernelABI(); abi < 6 {
+					return false, enforcetest.Missing(fmt.Sprintf("[landlock]: the kernel has Landlock ABI %d, exec needs 6", abi))
+				}
+				return true, nil
 			case "root":
 				return os.Geteuid() == 0, nil
 			case "userns":
-				ok, _ := nsroot.Available()
-				return ok, nil
+				if ok, reason := nsroot.Available(); !ok {
+					return false, enforcetest.Missing("[userns]: user namespaces unavailable: " + reason)
+				}
+				return true, nil
 			case "hostsname":
 				// [hostsname]: /etc/hosts maps a name other than
 				// localhost to a loopback or private address (a

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // helperEnv makes the test binary, exec'd as the command inside the
@@ -109,7 +111,9 @@ func helper(args []string) int {
 	case "kill":
 		n, _ := strconv.Atoi(arg(1))
 		unix.Kill(os.Getpid(), unix.Signal(n))
-		time.Sleep(5 * time.Second)
+		// The signal ends the process. Were it not to, the caller sees
+		// exit 99 after a bound only a failing run reaches.
+		<-time.After(30 * time.Second)
 		return 99
 	case "waitsig":
 		ch := make(chan os.Signal, 1)
@@ -151,7 +155,7 @@ func helper(args []string) int {
 func requireUserns(t testing.TB) {
 	t.Helper()
 	if ok, reason := Available(); !ok {
-		t.Skipf("user namespaces unavailable: %s", reason)
+		enforcetest.Skipf(t, "user namespaces unavailable: %s", reason)
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -663,8 +662,18 @@ func TestHasChildren(t *testing.T) {
 	}
 	_ = living.Process.Kill()
 	// Killed, not reaped yet: a zombie still counts (and is not reaped by
-	// the check: Wait below gets its status).
-	time.Sleep(50 * time.Millisecond)
+	// the check: Wait below gets its status). WNOWAIT waits for the
+	// death and leaves the zombie.
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, living.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			if err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
 	if !hasChildren() {
 		t.Error("a zombie child was not seen")
 	}
