@@ -83,7 +83,7 @@ func execNamespaced(p *Plan) error {
 	// baseline, net and scopes. The rest (clause reports, the seccomp
 	// spec, the namespace plan) is most of its JSON, and decoding it by
 	// reflection in stage 2 cost more than applying Landlock and seccomp.
-	mm := &landlock.Manifest{Tool: m.Tool, Baseline: m.Baseline, Net: m.Net, Scope: m.Scope}
+	mm := &landlock.Manifest{Tool: m.Tool, Baseline: nsBaseline(m.Baseline), Net: m.Net, Scope: m.Scope}
 	if p.proxied() {
 		// The only TCP endpoint in the namespace is the proxy.
 		mm.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -265,6 +264,7 @@ func TestDevProcTmp(t *testing.T) {
 		{[]string{"stat", "/dev/sda"}, "ENOENT"},
 		{[]string{"stat", "/dev/stdin"}, "ok"},
 		{[]string{"stat", "/proc/self/status"}, "ok"},
+		{[]string{"cat", "/proc/1/environ"}, "EACCES"}, // stage 2, the init: not dumpable
 		{[]string{"write", "/proc/sys/kernel/hostname"}, "EROFS"},
 		{[]string{"write", "/tmp/private"}, "ok"},
 	}
@@ -403,6 +403,37 @@ func TestExitStatus(t *testing.T) {
 		if code, _ := run(t, baseSpec(t, c.args...)); code != c.want {
 			t.Errorf("%v: exit %d, want %d", c.args, code, c.want)
 		}
+	}
+}
+
+// TestPIDNamespace: the command runs in its own PID namespace (stage 2
+// is its init, pid 1), /proc lists the namespace's processes only, and when
+// the command exits every process it started is gone before Wait
+// returns, however deep: the bottom of a chain held a lock on a file,
+// which is free again.
+func TestPIDNamespace(t *testing.T) {
+	requireUserns(t)
+	s := baseSpec(t)
+	s.Proc = true
+	got := strings.Fields(helperOut(t, s, "pids"))
+	if len(got) != 3 || got[1] != "1" || got[2] != got[0] {
+		t.Errorf("pid and /proc inside = %q, want the pid, then 1 and the pid", got)
+	}
+	ws := workspace(t, map[string]string{"lock": ""})
+	s = baseSpec(t)
+	s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws, RW: true})
+	lock := filepath.Join(ws, "lock")
+	helperOut(t, s, "chain", "20", lock, "top")
+	f, err := os.OpenFile(lock, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if b, _ := os.ReadFile(lock); string(b) != "locked" {
+		t.Fatalf("the chain's bottom never ran: %q", b)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Errorf("the chain's bottom process outlived the command: flock = %v", err)
 	}
 }
 
@@ -631,48 +662,38 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// TestSpecOverPipe: where memfd_create is refused, the spec goes over a
-// pipe written once stage 2 runs, and everything works the same.
-func TestSpecOverPipe(t *testing.T) {
+// TestLargeSpec: a spec larger than a pipe's default 64 KiB buffer goes
+// through: the parent's write must not wait for a reader that is not
+// there yet.
+func TestLargeSpec(t *testing.T) {
 	requireUserns(t)
-	testNoMemfd = true
-	defer func() { testNoMemfd = false }()
 	ws := workspace(t, map[string]string{"a": "A"})
 	s := baseSpec(t)
 	s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws})
-	// A spec larger than a pipe's default 64 KiB buffer: the parent's
-	// write must not wait for a reader that is not there yet.
 	s.Extra = bytes.Repeat([]byte("x"), 200<<10)
 	if got := helperOut(t, s, "cat", filepath.Join(ws, "a")); got != `content="A"` {
-		t.Errorf("cat over the pipe fallback = %q", got)
+		t.Errorf("cat with a large spec = %q", got)
 	}
 }
 
-// TestHasChildren: the check that spares Wait its /proc walk sees a living
-// child and a zombie, and nothing once they are reaped.
-func TestHasChildren(t *testing.T) {
-	if hasChildren() {
-		t.Skip("this test process already has children")
+// TestFinalizeMissing: a stage 2 without the Finalize hook linked refuses
+// to run the command (fail closed). The test binary drops its hook when
+// re-executed under the name "nohook" (TestMain).
+func TestFinalizeMissing(t *testing.T) {
+	requireUserns(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	living := exec.Command("sleep", "10")
-	if err := living.Start(); err != nil {
-		t.Skip(err)
+	link := filepath.Join(t.TempDir(), "nohook")
+	if err := os.Symlink(exe, link); err != nil {
+		t.Fatal(err)
 	}
-	if !hasChildren() {
-		t.Error("a living child was not seen")
-	}
-	_ = living.Process.Kill()
-	// Killed, not reaped yet: a zombie still counts (and is not reaped by
-	// the check: Wait below gets its status).
-	time.Sleep(50 * time.Millisecond)
-	if !hasChildren() {
-		t.Error("a zombie child was not seen")
-	}
-	_ = living.Wait()
-	if ps := living.ProcessState; ps == nil || !ps.Sys().(syscall.WaitStatus).Signaled() {
-		t.Errorf("the child's status was taken by the check: %v", ps)
-	}
-	if hasChildren() {
-		t.Error("children seen after the last was reaped")
+	s := baseSpec(t, "exit", "0")
+	s.Stage2 = link
+	_, err = Start(s)
+	var se *SetupError
+	if !errors.As(err, &se) || se.Step != "finalize" || !strings.Contains(se.Msg, "no sandbox hook") {
+		t.Errorf("Start without a hook = %v, want a finalize refusal", err)
 	}
 }
