@@ -25,9 +25,18 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      main,
-		"jp-policy-exec": func() { execcore.Main(os.Args[1:]) },
+		"jp-policy":      func() { noUsernsForTest(); main() },
+		"jp-policy-exec": func() { noUsernsForTest(); execcore.Main(os.Args[1:]) },
 	})
+}
+
+// noUsernsForTest: JP_POLICY_TEST_NO_USERNS=1 makes the binaries of the
+// scripts behave as on a machine without user namespaces (the fallback's
+// scripts). Only this test binary reads it.
+func noUsernsForTest() {
+	if os.Getenv("JP_POLICY_TEST_NO_USERNS") == "1" {
+		nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
+	}
 }
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real

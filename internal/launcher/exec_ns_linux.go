@@ -134,7 +134,11 @@ func execNamespaced(p *Plan) error {
 		if err == nil && len(child.Listeners) == 1 {
 			ln, err = net.FileListener(child.Listeners[0])
 		}
+		closeHandedBack(child) // FileListener holds its own descriptor
 		if err != nil || ln == nil {
+			if srv != nil {
+				srv.Close()
+			}
 			child.Kill()
 			_, _ = child.Wait()
 			return fmt.Errorf("namespaced exec: cannot serve the network proxy: %v", err)

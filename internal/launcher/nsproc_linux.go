@@ -2,7 +2,10 @@
 
 package launcher
 
-import "github.com/jp-policy/jp-policy/internal/emit/landlock"
+import (
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/nsroot"
+)
 
 // nsBaseline is the baseline as Landlock rules inside the namespaced
 // root, where /proc is a procfs of the tool's own PID namespace
@@ -21,4 +24,14 @@ func nsBaseline(base []landlock.PathRule) []landlock.PathRule {
 		out = append(out, r)
 	}
 	return out
+}
+
+// closeHandedBack closes the listeners stage 2 handed back once the
+// proxy has taken what it needs (net.FileListener duplicates the
+// descriptor), on success and on failure alike.
+func closeHandedBack(child *nsroot.Child) {
+	for _, f := range child.Listeners {
+		f.Close()
+	}
+	child.Listeners = nil
 }

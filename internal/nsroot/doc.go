@@ -126,8 +126,8 @@
 // it cannot see (a container's seccomp profile, AppArmor removing the
 // capabilities of a confined program's namespace) makes Start fail with
 // an error matching ErrUnavailable before anything ran, so the caller
-// can still fall back. JP_POLICY_TEST_NO_USERNS=1 forces "unavailable"
-// (tests of the fallback only). Kernel needs: open_tree/move_mount (5.2)
+// can still fall back. SetUnavailableForTest forces "unavailable" (tests of
+// the fallback only; no environment variable does it). Kernel needs: open_tree/move_mount (5.2)
 // and openat2 (5.6); mount_setattr (5.12) is optional.
 //
 // # Known limits
