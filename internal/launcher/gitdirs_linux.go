@@ -2,11 +2,13 @@ package launcher
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // gitProtected lists, at exec time, the git files a tool must not write
@@ -25,6 +27,8 @@ import (
 //   - A submodule checkout's `.git` file (its path from `.gitmodules`);
 //     the git directories of submodules and linked worktrees of a `.git`
 //     directory are inside it, protected with it.
+//   - Every `.git`, directory or file, nested at any depth (a plain
+//     clone inside the workspace): nestedGitProtected.
 //
 // Only paths that exist are listed (a protected path is a bind of itself);
 // WithProtected keeps those under a writable bind and not under a
@@ -46,6 +50,28 @@ func gitProtected(ns *landlock.NSPlan) []string {
 			if fi, err := os.Lstat(filepath.Join(b.Path, sub, ".git")); err == nil && fi.Mode().IsRegular() {
 				out = append(out, filepath.Join(b.Path, sub, ".git"))
 			}
+		}
+		out = append(out, nestedGitProtected(b.Path)...)
+	}
+	return out
+}
+
+// nestedGitProtected is every `.git` nested at any depth in the writable
+// bind at root (jpdirs.NestedGitDirs), and for a `.git` file the git
+// directories it names: a plain clone or a submodule added from an
+// existing clone has a `.git` directory no list names, and git runs its
+// config (core.fsmonitor) and hooks on the user's next command there. A
+// walk cut short by its bound is said on stderr, with what stays open.
+func nestedGitProtected(root string) []string {
+	found, complete := jpdirs.NestedGitDirs(root, jpdirs.GitScanLimit)
+	if !complete {
+		fmt.Fprintf(os.Stderr, "jp-policy: warning: %s holds more than %d entries; nested git repositories past them are not kept read-only\n", root, jpdirs.GitScanLimit)
+	}
+	var out []string
+	for _, g := range found {
+		out = append(out, g)
+		if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
+			out = append(out, gitDirs(readGitdir(g))...)
 		}
 	}
 	return out
