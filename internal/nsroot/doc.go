@@ -37,9 +37,12 @@
 // the command started is running. Pdeathsig (SIGKILL) on stage 2 does the
 // same if the parent dies.
 //
-// /proc is a procfs of that namespace: it lists the command's processes
-// and stage 2 only, and /proc/self names whoever reads it, so a child of
-// the command reads its own entry (ps, /proc/self/fd, /proc/cpuinfo).
+// /proc is a procfs of that namespace, mounted with hidepid=2: it lists
+// the processes the reader may ptrace, i.e. the command and what it
+// starts (stage 2, not dumpable, is listed only to a caller whose gid is
+// 0, and its files stay closed), and /proc/self names whoever reads it,
+// so a child of the command reads its own entry (ps, /proc/self/fd,
+// /proc/cpuinfo).
 // Mounting it needs a fully visible procfs on the host; where the kernel
 // refuses (a container masking parts of /proc), Start fails with an error
 // matching ErrUnavailable, as it does where user namespaces are refused.

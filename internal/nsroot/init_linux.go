@@ -12,9 +12,13 @@ import (
 )
 
 // mountProc mounts a procfs of the command's PID namespace at /proc,
-// read-only: it lists only the namespace's processes (stage 2 as 1, the
-// command as 2, what the command starts), and /proc/self names whoever
-// reads it. The kernel refuses it (EPERM) where no fully visible procfs
+// read-only: it lists only the namespace's processes, and /proc/self
+// names whoever reads it. hidepid=2 hides the entries of processes the
+// reader may not ptrace: stage 2 (pid 1, not dumpable) is not there,
+// not even its descriptor numbers, while the command and what it starts
+// (one Landlock domain) see each other. (hidepid lets members of its gid,
+// 0, see every entry: a root caller's command lists stage 2's, whose
+// files the ptrace checks still close.) The kernel refuses it (EPERM) where no fully visible procfs
 // is mounted on the host (a container masking parts of /proc): that is
 // reported as unavailable, so the caller falls back to the fast path
 // under its rules rather than showing the host's processes.
@@ -23,7 +27,7 @@ func (r *root) mountProc() error {
 	if err != nil {
 		return fail("proc", err, "mount point /proc")
 	}
-	err = unix.Mount("proc", fdPath(fd), "proc", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	err = unix.Mount("proc", fdPath(fd), "proc", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "hidepid=2")
 	unix.Close(fd)
 	if err == unix.EPERM {
 		return fail("unavailable", err, "mounting a procfs for the PID namespace")
