@@ -14,7 +14,7 @@ var ruleJP126 = Rule{
 	Description: "A write grant over the home directory (a `jp-policy mount TOOL:NAME=~:rw`, a workspace that is the home directory, or a mount of `/home` or `/`) reaches every file that some program you run later reads as code or as config that runs code. " +
 		"exec keeps the ones it knows read-only (JP116 names them: shell, editor and tool start-up files, the directories on PATH, jp-policy's own binaries and pins), but a deny list cannot be complete: any other program's start-up file stays writable. " +
 		"So such a rule is an error until you acknowledge it with a suppression that says why the tool needs it (`# jp-policy: ignore JP126 -- REASON` directly above the rule); compile refuses it until then.",
-	Fix: "Mount only the directories the tool needs (`~/.cache/go-build`, `~/go/pkg/mod`, a project directory), or acknowledge the grant: write `# jp-policy: ignore JP126 -- why this tool needs your home writable` directly above the rule.",
+	Fix:   "Mount only the directories the tool needs (`~/.cache/go-build`, `~/go/pkg/mod`, a project directory), or acknowledge the grant: write `# jp-policy: ignore JP126 -- why this tool needs your home writable` directly above the rule.",
 	check: checkHomeWritable,
 }
 
