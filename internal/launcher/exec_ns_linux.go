@@ -34,7 +34,7 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	ns := m.Namespace.WithProtected(gitProtected(m.Namespace))
+	ns := m.Namespace.WithProtected(gitProtected(m.Namespace, m.Root))
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
