@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -712,4 +713,37 @@ func procInit() string {
 		return "EACCES"
 	}
 	return "ENOENT"
+}
+
+// TestReceiveClosesStrayDescriptors: a descriptor that comes with a
+// message that does not keep one (an error, a placeholder) is closed,
+// not leaked into the parent.
+func TestReceiveClosesStrayDescriptors(t *testing.T) {
+	for _, msg := range []string{"Eexec\x00boom\x000", "P/some/path"} {
+		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Sendmsg(pair[1], []byte(msg), unix.UnixRights(int(w.Fd())), nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		unix.Close(pair[1]) // EOF after the message
+		mine := os.NewFile(uintptr(pair[0]), "test")
+		c := &Child{Files: map[string]*os.File{}, cmd: -1}
+		_ = c.receive(mine)
+		mine.Close()
+		// With every copy of the write end closed, the read end sees EOF
+		// at once; a leaked copy would keep it open.
+		r.SetReadDeadline(time.Now().Add(5 * time.Second))
+		n, err := r.Read(make([]byte, 1))
+		r.Close()
+		if n != 0 || err != io.EOF {
+			t.Errorf("message %q: the descriptor sent with it was kept open (read = %d, %v)", msg[:1], n, err)
+		}
+	}
 }
