@@ -14,7 +14,9 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77
 )
 
-require golang.org/x/tools v0.51.0 // indirect
+require (
+	golang.org/x/tools v0.51.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
+)
