@@ -128,9 +128,12 @@ func dropAllThreads() error {
 	var data [2]unix.CapUserData
 	_, _, errno := syscall.AllThreadsSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)
 	if errno == unix.ENOTSUP {
-		// A cgo build (tests only: jp-policy is built without cgo) cannot
-		// do this; the non-dumpable process below still keeps the
-		// command from reaching the other threads.
+		// A cgo build cannot (psx could, but its C side reads
+		// /proc/<pid>/task, which is not this process's before the
+		// pivot nor readable after it here). The other threads stay out
+		// of the command's reach all the same: stage 2 is not dumpable,
+		// and the command's Landlock domain may not ptrace a thread
+		// outside it.
 		return nil
 	}
 	if errno != 0 {
