@@ -44,7 +44,7 @@ func FindBlocks(src []byte) []Found {
 		}
 		start := i
 		if isMount && i > 0 && strings.HasPrefix(lines[i-1], ackPrefix) {
-			start = i - 1 // the block's JP126 acknowledgement goes with it
+			start = i - 1 // the block's JP132 acknowledgement goes with it
 		}
 		if start > 0 && strings.TrimSpace(lines[start-1]) == "" {
 			start--
