@@ -26,8 +26,8 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      func() { unsetForScript(); main() },
-		"jp-policy-exec": func() { unsetForScript(); execcore.Main(os.Args[1:]) },
+		"jp-policy":      func() { unsetForScript(); noUsernsForTest(); main() },
+		"jp-policy-exec": func() { unsetForScript(); noUsernsForTest(); execcore.Main(os.Args[1:]) },
 	})
 }
 
@@ -58,6 +58,15 @@ func cmdUnenv(ts *testscript.TestScript, neg bool, args []string) {
 		list += "," + n
 	}
 	ts.Setenv("TESTSCRIPT_UNSET", list)
+}
+
+// noUsernsForTest: JP_POLICY_TEST_NO_USERNS=1 makes the binaries of the
+// scripts behave as on a machine without user namespaces (the fallback's
+// scripts). Only this test binary reads it.
+func noUsernsForTest() {
+	if os.Getenv("JP_POLICY_TEST_NO_USERNS") == "1" {
+		nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
+	}
 }
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real
