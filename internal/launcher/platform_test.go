@@ -3,6 +3,8 @@ package launcher
 import (
 	"errors"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,16 +14,31 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
+// TestSandboxExecArgv: the profile's program parameters name the program
+// (absolute, and with its links resolved), the scratch directory is
+// defined when Exec made one, and the program's arguments follow `--`
+// unchanged.
 func TestSandboxExecArgv(t *testing.T) {
-	p := &Plan{Profile: "/ws/.jp/policy/sbpl/t.sb", Path: "/usr/bin/git", Argv: []string{"git", "status", "--", "-x", ""}}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "git-real")
+	if err := os.WriteFile(real, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "git")
+	if err := os.Symlink("git-real", link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ = filepath.EvalSymlinks(real)
+	prog := []string{"-D", "JP_PROGRAM=" + link, "-D", "JP_PROGRAM_REAL=" + real}
+	p := &Plan{Profile: "/ws/.jp/policy/sbpl/t.sb", Path: link, Argv: []string{"git", "status", "--", "-x", ""}}
 	got := SandboxExecArgv(p)
-	want := []string{"/usr/bin/sandbox-exec", "-f", "/ws/.jp/policy/sbpl/t.sb", "--", "/usr/bin/git", "status", "--", "-x", ""}
+	want := slices.Concat([]string{"/usr/bin/sandbox-exec"}, prog, []string{"-f", "/ws/.jp/policy/sbpl/t.sb", "--", link, "status", "--", "-x", ""})
 	if !slices.Equal(got, want) {
 		t.Errorf("SandboxExecArgv\n got %q\nwant %q", got, want)
 	}
-	p.ProfileText = "(version 1)"
+	p.ProfileText, p.TmpDir = "(version 1)", "/private/var/folders/x/T/jp-policy-1"
 	got = SandboxExecArgv(p)
-	want = []string{"/usr/bin/sandbox-exec", "-p", "(version 1)", "--", "/usr/bin/git", "status", "--", "-x", ""}
+	want = slices.Concat([]string{"/usr/bin/sandbox-exec", "-D", "JP_TMPDIR=/private/var/folders/x/T/jp-policy-1"}, prog, []string{"-p", "(version 1)", "--", link, "status", "--", "-x", ""})
 	if !slices.Equal(got, want) {
 		t.Errorf("inline profile\n got %q\nwant %q", got, want)
 	}
