@@ -156,15 +156,22 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// FuzzBuild: whatever the rule paths and capabilities, Build does not
-// panic, the profile parses, and it allows on each rule path (and beneath
-// it) exactly what the policy does.
+// FuzzBuild: whatever the rule paths, capabilities, tool name, developer
+// directory and home, Build does not panic, the profile parses with the
+// reader sandbox-exec's TinyScheme would use (the oracle for the
+// emitter's escaping: the developer directory and git's config paths come
+// back byte for byte, and no name ends a comment or a string early), and
+// it allows on each rule path (and beneath it) exactly what the policy
+// does.
 func FuzzBuild(f *testing.F) {
-	f.Add("src", ".env", uint8(0x1f), uint8(0), true)
-	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false)
-	f.Add("ü/日本", "ü", uint8(7), uint8(16), true)
-	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool) {
-		tool := emit.Tool{Name: "fuzz\n)(", Root: "/ws"}
+	f.Add("src", ".env", uint8(0x1f), uint8(0), true, "t", "/Library/Developer/CommandLineTools", "/Users/u")
+	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false, "fuzz\n)(", `/A "b"\`, "/h\n(allow default)")
+	f.Add("ü/日本", "ü", uint8(7), uint8(16), true, "\xff;", "/\x00", "")
+	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool, name, dev, home string) {
+		if !strings.HasPrefix(dev, "/") || !strings.HasPrefix(home, "/") || strings.ContainsRune(dev+home, 0) {
+			dev, home = "", "" // the compiler passes absolute paths or nothing
+		}
+		tool := emit.Tool{Name: name, Root: "/ws", DeveloperDir: dev, Home: home}
 		for i, lex := range []string{"", p1, p2} {
 			c := c1
 			if i == 2 {
@@ -193,6 +200,25 @@ func FuzzBuild(f *testing.F) {
 		forms, err := readAll(prof)
 		if err != nil {
 			t.Fatalf("profile does not parse: %v\n%s", err, prof)
+		}
+		if len(forms) < 2 || head(forms[0]) != "version" || head(forms[1]) != "deny" {
+			t.Fatalf("a name leaked out of its comment or string:\n%s", prof)
+		}
+		var lits []string
+		for _, f := range forms {
+			if h := head(f); h != "allow" && h != "deny" && h != "version" {
+				t.Fatalf("unexpected top-level form %q:\n%s", h, prof)
+			}
+			lits = append(lits, f.strings()...)
+		}
+		want := []string{DefaultDeveloperDir}
+		if dev != "" {
+			want = []string{dev, path.Join(home, ".gitconfig")}
+		}
+		for _, w := range want {
+			if !slices.Contains(lits, w) {
+				t.Fatalf("%q does not come back as a string:\n%s", w, prof)
+			}
 		}
 		var queries []string
 		for _, r := range tool.Access.FS {
