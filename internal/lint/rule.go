@@ -65,6 +65,7 @@ var catalogue = [...]*Rule{
 	&ruleJP123,
 	&ruleJP124,
 	&ruleJP125,
+	&ruleJP126,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.

@@ -302,3 +302,24 @@ func TestNetProxyRule(t *testing.T) {
 		t.Errorf("the net clause does not say the IPv4-mapped loopback is refused")
 	}
 }
+
+// TestDenyOnlyNetIsNoNetwork: net rules none of which allows compile to
+// the profile of a tool without network, byte for byte (lint's JP126
+// warns about exactly this).
+func TestDenyOnlyNetIsNoNetwork(t *testing.T) {
+	port := uint16(443)
+	none := emit.Tool{Name: "t", Root: "/ws"}
+	deny := none
+	deny.Access.Net = []policy.NetRule{{Host: "example.com", Port: &port}, {Host: "api.github.com"}}
+	a, _, err := Build(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Build(deny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Errorf("deny-only net rules change the profile")
+	}
+}
