@@ -97,6 +97,11 @@ var sysctls = []string{
 
 var sysctlPrefixes = []string{"hw.optional.", "hw.perflevel", "kern.proc.pgrp.", "kern.proc.pid."}
 
+// gitUserFiles are git's per-user configuration files, relative to the
+// home directory (git-config(1), gitattributes(5), gitignore(5) with
+// XDG_CONFIG_HOME unset).
+var gitUserFiles = []string{".gitconfig", ".config/git/config", ".config/git/attributes", ".config/git/ignore"}
+
 // services are the Mach services every program may look up.
 var services = []entry{
 	{`(global-name "com.apple.system.opendirectoryd.libinfo")`, "libc's user and group lookups (getpwuid)", srcChromium},
@@ -205,8 +210,12 @@ func baseline(devDir, home, outside string) []group {
 		}},
 	}
 	if home != "" {
+		var files []string
+		for _, f := range gitUserFiles {
+			files = append(files, only(`(literal `+Quote(path.Join(home, f))+`)`))
+		}
 		gs = append(gs, group{"baseline.git", "git's user configuration (read only)", []entry{
-			{`(allow file-read* ` + only(`(literal `+Quote(path.Join(home, ".gitconfig"))+`)`) + ` ` + only(`(literal `+Quote(path.Join(home, ".config/git/config"))+`)`) + `)`, "git treats EPERM on its user config as fatal (it tolerates only 'no such file' and EACCES, which macOS's sandbox does not return)", srcJP},
+			{`(allow file-read* ` + strings.Join(files, " ") + `)`, "git treats EPERM on its user config as fatal (it tolerates only 'no such file' and EACCES, which macOS's sandbox does not return) and warns on every command about its user attributes and ignore files", srcJP},
 		}})
 	}
 	return gs
