@@ -26,6 +26,7 @@ const (
 	vMacPorts  = "MacPorts portsandbox.tcl"
 	vMozilla   = "Mozilla SandboxPolicyPGO.h"
 	vSrt       = "anthropic-experimental/sandbox-runtime macos-sandbox-utils.ts"
+	vNono      = "nolabs-ai/nono sandbox/macos.rs"
 )
 
 // vocabulary is every operation, filter and modifier the emitter may
@@ -57,7 +58,7 @@ var vocabulary = map[string]map[string]string{
 		"file-ioctl":           vCodex + ", " + vChromium,
 		"process-exec":         vCodex + ", " + vChromium,
 		"network-outbound":     vCodexNet + ", " + vChromium,
-		"network*":             vSrt,
+		"network*":             vNono,
 		"default":              vCodex + " ((deny default))",
 	},
 	"filter": {
@@ -71,7 +72,7 @@ var vocabulary = map[string]map[string]string{
 		"sysctl-name-prefix": vCodex + ", " + vChromium,
 		"global-name":        vCodex + ", " + vChromium,
 		"ioctl-command":      vApple + " (with a number: openai/codex#45119 shows the symbol unbound on macOS 14)",
-		"remote":             vCodexNet + ", " + vSrt,
+		"remote":             vCodex + " (its proxy ports), " + vNono,
 	},
 	"function": {
 		"param":         vChromium + ", " + vCodex + " (writable roots as -D parameters)",
@@ -79,8 +80,8 @@ var vocabulary = map[string]map[string]string{
 	},
 	"modifier": {
 		"same-sandbox": vCodex,
-		"tcp":          vSrt + " ((remote tcp \"localhost:PORT\"))",
-		"unix-socket":  vSrt,
+		"tcp":          vNono + " ((remote tcp \"localhost:PORT\"))",
+		"unix-socket":  vSrt + " ((remote unix-socket))",
 	},
 }
 
