@@ -305,7 +305,7 @@ func TestNetProxyRule(t *testing.T) {
 
 // TestDenyOnlyNetIsNoNetwork: net rules none of which allows compile to
 // the profile of a tool without network, byte for byte (lint's JP126
-// warns about exactly this).
+// warns when a rule of such a list leaves allow out).
 func TestDenyOnlyNetIsNoNetwork(t *testing.T) {
 	port := uint16(443)
 	none := emit.Tool{Name: "t", Root: "/ws"}
