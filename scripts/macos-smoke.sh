@@ -87,6 +87,17 @@ command = "x"
 path = "."
 read = true
 write = true
+# What a careful user keeps read-only inside a writable workspace: git's
+# config and hooks, and JP's own config and compiled policy.
+[[conversation.tools.rw.access.fs]]
+path = ".git"
+read = true
+[[conversation.tools.rw.access.fs]]
+path = ".jp"
+read = true
+[[conversation.tools.rw.access.fs]]
+path = ".jp.toml"
+read = true
 
 [conversation.tools.net]
 source = "local"
