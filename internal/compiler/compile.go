@@ -192,7 +192,7 @@ func Build(opts Options) (_ *Result, err error) {
 	// (HOME is already an input, so another HOME makes the artifact stale).
 	devDir, home := sbpl.HostDeveloperDir(), sbpl.CanonicalHome(opts.getenv("HOME"))
 	for _, name := range names {
-		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
+		at, et, tdiags := buildTool(root, l.Tools[name], l.Defaults, bound[name], approved)
 		et.FS = emitDisk
 		et.Protected = protected
 		et.DeveloperDir, et.Home = devDir, home

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -75,10 +76,12 @@ func execNamespaced(p *Plan) error {
 	if m.MaskedFS != nil {
 		fs = withoutMasked(m.MaskedFS, m.Masks)
 	}
-	// The private /tmp is the tool's own.
-	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
-		Path: "/tmp", Access: nsTmpRights(fs).Names(), Clause: "namespace.tmp",
-	})
+	// The private /tmp and TMPDIR (nstmp_linux.go).
+	tmpdir, tmpfs, tmpRules := nsTmp(fs)
+	spec.Tmpfs = append(spec.Tmpfs, tmpfs...)
+	spec.Env = withVar(slices.Clip(spec.Env), "TMPDIR", tmpdir)
+	nsScratchHome(spec, tmpdir, fs) // home_linux.go
+	fs = append(append([]landlock.PathRule(nil), fs...), tmpRules...)
 	// Stage 2 needs of the manifest only what buildRuleset reads: the
 	// baseline, net and scopes. The rest (clause reports, the seccomp
 	// spec, the namespace plan) is most of its JSON, and decoding it by
@@ -146,7 +149,7 @@ func execNamespaced(p *Plan) error {
 	if err != nil {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
-	return &ChildExit{Code: code}
+	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
 }
 
 // nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule
