@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/dns/dnsmessage"
 )
 
-func port(n uint16) *uint16 { return &n }
+func port(n uint16) *uint16 { return new(n) }
 
 func TestPlan(t *testing.T) {
 	rules := []policy.NetRule{

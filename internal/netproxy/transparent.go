@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ func (s *Server) handleTransparent(c net.Conn, t Target) {
 	b, err := br.Peek(1)
 	c.SetDeadline(time.Now().Add(s.cfg.HeaderTimeout))
 	switch {
-	case err != nil && !isTimeout(err):
+	case err != nil && !timedOut(err):
 		return
 	case err == nil && b[0] == 0x16:
 		s.transparentTLS(c, br, t)
@@ -106,7 +107,7 @@ func (s *Server) handleTransparent(c net.Conn, t Target) {
 	}
 }
 
-func isTimeout(err error) bool {
+func timedOut(err error) bool {
 	ne, ok := errors.AsType[net.Error](err)
 	return ok && ne.Timeout()
 }
@@ -216,12 +217,7 @@ func hasHost(hosts []string, h string) bool {
 	if err != nil {
 		return false
 	}
-	for _, x := range hosts {
-		if x == n {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(hosts, n)
 }
 
 // transparentURL turns a request received on a transparent listener into
