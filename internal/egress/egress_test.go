@@ -1,6 +1,8 @@
 package egress
 
 import (
+	"context"
+	"net"
 	"net/netip"
 	"strings"
 	"testing"
@@ -130,4 +132,30 @@ func FuzzResolver(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Go's own resolver (what a CGO_ENABLED=0 tool uses, sending A and AAAA
+// with EDNS0) against a served Resolver: the granted name has its
+// address only, the other name does not exist.
+func TestResolverWithGoResolver(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Resolver{Names: map[string]netip.Addr{"api.example.com": netip.MustParseAddr("127.77.0.1")}}
+	done := make(chan error, 1)
+	go func() { done <- r.Serve(pc) }()
+	defer func() { pc.Close(); <-done }()
+	gr := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+	addrs, err := gr.LookupHost(context.Background(), "api.example.com")
+	if err != nil || strings.Join(addrs, " ") != "127.77.0.1" {
+		t.Fatalf("granted name: %v, %v", addrs, err)
+	}
+	_, err = gr.LookupHost(context.Background(), "other.example")
+	if de, ok := err.(*net.DNSError); !ok || !de.IsNotFound {
+		t.Fatalf("ungranted name: %v, want not found", err)
+	}
 }
