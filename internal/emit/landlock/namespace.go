@@ -233,7 +233,7 @@ func NamespaceNeeds(m *Manifest) []NSNeed {
 		out = append(out, NSNeed{
 			ID:      "ns.net",
 			What:    "net rules with hosts, schemes and paths",
-			Exact:   "a private network namespace whose only way out is a filtering proxy deciding each request by host, scheme, port and (plain http) path; names are resolved by the proxy, and UDP reaches nothing",
+			Exact:   "a private network namespace where only what the rules grant is reachable: the filtering proxy (HTTP_PROXY) and, for clients that ignore it, a resolver answering only granted names and a listener per granted host:port; every connection is decided by host, scheme, port, TLS server name and (plain http) path, and UDP reaches only the resolver. Degraded there: the path over TLS (a path_prefix rule never allows it), the scheme of other protocols (taken from the port), IP literals other than loopback IPv4 (through the proxy only)",
 			Without: "Landlock filters TCP ports only: any host on an allowed port, and UDP (DNS included) to any address",
 			Weaker:  true,
 		})
