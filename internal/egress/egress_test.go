@@ -24,8 +24,10 @@ func TestPlan(t *testing.T) {
 		{Host: "127.77.0.1", Port: port(9000), Allow: true}, // a literal in NameNet is skipped for names
 		{Host: "evil.example", Allow: false},                // deny: no listener
 		{Host: "zero.example", Port: port(0), Allow: true},  // port 0: nothing to listen on
+		{Host: "localhost", Port: port(3128), Allow: true},  // the proxy's address: left to it
+		{Host: "127.0.0.53", Port: port(53), Allow: true},   // the resolver's
 	}
-	p, err := New(rules)
+	p, err := New(rules, "127.0.0.1:3128")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,8 +49,8 @@ func TestPlan(t *testing.T) {
 	if got != wantEps {
 		t.Errorf("endpoints\n got %s\nwant %s", got, wantEps)
 	}
-	if len(p.Degraded) != 2 {
-		t.Errorf("degraded %q, want the two non-loopback-IPv4 literals", p.Degraded)
+	if len(p.Degraded) != 4 {
+		t.Errorf("degraded %q, want the two non-loopback-IPv4 literals and the two reserved addresses", p.Degraded)
 	}
 	if ps := p.Ports; len(ps) != 5 || ps[0] != 80 || ps[4] != 9000 {
 		t.Errorf("ports %v", ps)

@@ -50,8 +50,10 @@ type Plan struct {
 }
 
 // New plans the rules. Deny rules need no listener: a connection they
-// refuse is refused by the decision at accept.
-func New(rules []policy.NetRule) (*Plan, error) {
+// refuse is refused by the decision at accept. reserved are addresses
+// already listened on inside the namespace (the proxy's): an endpoint
+// there is left to that listener and named in Degraded.
+func New(rules []policy.NetRule, reserved ...string) (*Plan, error) {
 	p := &Plan{Names: map[string]netip.Addr{}}
 	byAddr := map[string]int{}
 	literals := map[netip.Addr]bool{}
@@ -119,6 +121,10 @@ func New(rules []policy.NetRule) (*Plan, error) {
 		}
 		for _, port := range g.ports {
 			addr := netip.AddrPortFrom(at, uint16(port)).String()
+			if addr == DNSAddr || slices.Contains(reserved, addr) {
+				p.Degraded = append(p.Degraded, g.host+":"+strconv.Itoa(port)+": "+addr+" is taken by the sandbox's own resolver or proxy")
+				continue
+			}
 			i, ok := byAddr[addr]
 			if !ok {
 				i = len(p.Endpoints)

@@ -29,7 +29,7 @@ type egressRun struct {
 // planEgress adds the resolver's socket, the endpoints' listeners, the
 // resolv.conf bind and the endpoints' ports to spec and net.
 func (p *Plan) planEgress(spec *nsroot.Spec, ln *landlock.Net) (*egressRun, error) {
-	pl, err := egress.New(p.NetRules)
+	pl, err := egress.New(p.NetRules, ProxyAddr)
 	if err != nil {
 		return nil, err
 	}
