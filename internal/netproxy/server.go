@@ -129,6 +129,13 @@ func (s *Server) Serve(l net.Listener) error {
 	}
 	s.ln = l
 	s.mu.Unlock()
+	return s.acceptLoop(l, s.handle)
+}
+
+// acceptLoop accepts on l, within MaxConns, and runs handle for each
+// connection (which calls wg.Done), until Close, Shutdown or an Accept
+// failure. It closes l when it returns.
+func (s *Server) acceptLoop(l net.Listener, handle func(net.Conn)) error {
 	defer l.Close()
 	var delay time.Duration
 	for {
@@ -161,7 +168,7 @@ func (s *Server) Serve(l net.Listener) error {
 			c.Close()
 			return ErrServerClosed
 		}
-		go s.handle(c)
+		go handle(c)
 	}
 }
 

@@ -54,35 +54,7 @@ func (s *Server) ServeTransparent(l net.Listener, t Target) error {
 	}
 	s.extra = append(s.extra, l)
 	s.mu.Unlock()
-	defer l.Close()
-	var delay time.Duration
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if s.isClosed() {
-				return ErrServerClosed
-			}
-			if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
-			}
-			return err
-		}
-		delay = 0
-		select {
-		case s.slots <- struct{}{}:
-			c = &slotConn{Conn: c, slots: s.slots}
-		default:
-			c.Close()
-			continue
-		}
-		if !s.track(c) {
-			c.Close()
-			return ErrServerClosed
-		}
-		go s.handleTransparent(c, t)
-	}
+	return s.acceptLoop(l, func(c net.Conn) { s.handleTransparent(c, t) })
 }
 
 func (s *Server) handleTransparent(c net.Conn, t Target) {

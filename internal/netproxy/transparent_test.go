@@ -2,7 +2,6 @@ package netproxy
 
 import (
 	"bufio"
-	"context"
 	"crypto/tls"
 	"io"
 	"net"
@@ -10,45 +9,21 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
 )
 
-// recordingDialer records the addresses the server dials and connects
-// every one to a local server instead, so a public host:443 is served by
-// an httptest server and no test reaches the network.
-type recordingDialer struct {
-	to  string
-	mu  sync.Mutex
-	got []string
-}
-
-func (d *recordingDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	d.mu.Lock()
-	d.got = append(d.got, addr)
-	d.mu.Unlock()
-	var nd net.Dialer
-	return nd.DialContext(ctx, network, d.to)
-}
-
-func (d *recordingDialer) dialled() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return strings.Join(d.got, " ")
-}
-
 // startTransparent serves one transparent listener for t with rules, a
 // fake resolver and a dialer that redirects to upstream.
-func startTransparent(tb testing.TB, rules []policy.NetRule, tg Target, res *fakeResolver, upstream string) (string, *recordingDialer, *syncBuf) {
+func startTransparent(tb testing.TB, rules []policy.NetRule, tg Target, res *fakeResolver, upstream string) (string, *redirectDialer, *syncBuf) {
 	tb.Helper()
 	c, err := policy.NewChecker(tb.TempDir(), &policy.AccessPolicy{Net: rules})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d := &recordingDialer{to: upstream}
+	d := &redirectDialer{target: upstream}
 	log := &syncBuf{}
 	s, err := New(Config{Decide: c.CheckNetEndpoint, Log: log, Dial: d, Resolver: res, HeaderTimeout: 5 * time.Second})
 	if err != nil {
@@ -103,14 +78,14 @@ func TestTransparentTLSPublicHost(t *testing.T) {
 	if err != nil || body != "tls path=/v1" {
 		t.Fatalf("granted SNI: %q, %v", body, err)
 	}
-	if got := d.dialled(); got != "93.184.216.34:443" {
+	if got := dialled(d); got != "93.184.216.34:443" {
 		t.Fatalf("dialled %q, want the resolved address", got)
 	}
 	// The attack: the same address with another server name.
 	if body, err := get("evil.example"); err == nil {
 		t.Fatalf("SNI evil.example at api.public.example's address answered %q", body)
 	}
-	if got := d.dialled(); got != "93.184.216.34:443" {
+	if got := dialled(d); got != "93.184.216.34:443" {
 		t.Fatalf("a mismatched SNI was dialled: %q", got)
 	}
 	if n := strings.Join(res.asked, " "); strings.Contains(n, "evil") {
@@ -131,7 +106,7 @@ func TestTransparentRebinding(t *testing.T) {
 		c.Close()
 		t.Fatal("a name resolving to loopback was connected")
 	}
-	if got := d.dialled(); got != "" {
+	if got := dialled(d); got != "" {
 		t.Fatalf("dialled %q", got)
 	}
 	if !strings.Contains(log.String(), `"addr":"127.0.0.1"`) {
@@ -191,3 +166,9 @@ func TestTransparentServerFirst(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func dialled(d *redirectDialer) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return strings.Join(d.asked, " ")
+}
