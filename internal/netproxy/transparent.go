@@ -2,10 +2,7 @@ package netproxy
 
 import (
 	"bufio"
-	"bytes"
-	"crypto/tls"
 	"errors"
-	"io"
 	"net"
 	"net/url"
 	"slices"
@@ -23,7 +20,7 @@ import (
 // the destination: Hosts are the granted names that address stands for
 // and Port is its port. Each connection is decided by the same Decider
 // as a proxied one and logged in the same log, with Kind "transparent":
-//   - TLS (a ClientHello first): decided as CONNECT is ("https", no
+//   - TLS (a ClientHello first; clienthello.go): decided as CONNECT is ("https", no
 //     path); a server name in the ClientHello must be one of Hosts, and
 //     the bytes are relayed unchanged (no interception).
 //   - HTTP (a request line first): every request on the connection is
@@ -110,22 +107,12 @@ func looksHTTP(br *bufio.Reader) bool {
 	return false
 }
 
-// transparentTLS reads the ClientHello (crypto/tls parses it; nothing is
+// transparentTLS reads the ClientHello (readClientHello; nothing is
 // answered), checks its server name against t, and relays the stream.
 func (s *Server) transparentTLS(c net.Conn, br *bufio.Reader, t Target) {
-	var rec bytes.Buffer
-	var sni string
-	var got bool
-	errStop := errors.New("stop")
-	hello := tls.Server(helloConn{Conn: c, r: io.TeeReader(br, &rec)}, &tls.Config{
-		GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
-			sni, got = h.ServerName, true
-			return nil, errStop
-		},
-	})
-	_ = hello.Handshake()
-	if !got {
-		return // not a ClientHello crypto/tls reads
+	hello, sni, err := readClientHello(br)
+	if err != nil {
+		return // not a ClientHello this parser takes: fail closed
 	}
 	if sni != "" && !hasHost(t.Hosts, sni) {
 		d := policy.Decision{Err: &policy.InputError{Resource: "net", Input: sni, Msg: "the TLS server name is not the host this address stands for (" + t.Hosts[0] + ")"}}
@@ -136,7 +123,7 @@ func (s *Server) transparentTLS(c net.Conn, br *bufio.Reader, t Target) {
 	if sni != "" {
 		host = sni
 	}
-	s.transparentStream(c, br, t, &tlsStart{host: host, hello: rec.Bytes()})
+	s.transparentStream(c, br, t, &tlsStart{host: host, hello: hello})
 }
 
 type tlsStart struct {
@@ -173,16 +160,6 @@ func (s *Server) transparentStream(c net.Conn, br *bufio.Reader, t Target, ts *t
 	}
 	s.tunnel(c, br, up)
 }
-
-// helloConn feeds crypto/tls the client's bytes and swallows its answer
-// (an alert), so the client sees nothing until upstream speaks.
-type helloConn struct {
-	net.Conn
-	r io.Reader
-}
-
-func (h helloConn) Read(p []byte) (int, error)  { return h.r.Read(p) }
-func (h helloConn) Write(p []byte) (int, error) { return len(p), nil }
 
 func hasHost(hosts []string, h string) bool {
 	n, err := policy.NormalizeHost(h)
