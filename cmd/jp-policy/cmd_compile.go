@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"os/signal"
 	"sort"
+	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -89,7 +91,9 @@ func (c *CompileCmd) Run(g *Globals) error {
 		// a few thousand more page faults).
 		debug.SetGCPercent(200)
 	}
+	stopCleanup := discardStagesOnSignal()
 	res, out, err := compileReviewed(g, opts, rv)
+	stopCleanup()
 	if err != nil {
 		return err
 	}
@@ -160,4 +164,31 @@ func compileError(g *Globals, err error) error {
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// discardStagesOnSignal removes this compile's staging directory when it
+// is interrupted (Ctrl-C, an editor or pre-commit stopping it) before it
+// exits with the shell's code for that signal; the previous artifact and
+// its pin stay. A compile killed outright leaves its stage to the next
+// compile, which removes it. The returned function stops listening.
+func discardStagesOnSignal() (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			compiler.DiscardStages()
+			code := 130
+			if n, ok := s.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			os.Exit(code)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }

@@ -146,11 +146,19 @@ func Build(opts Options) (_ *Result, err error) {
 		}
 		if opts.stream {
 			// Compile writes the new artifact into a stage inside it
-			// as it is emitted (see stage).
+			// as it is emitted (see stage), holding the pin's lock from
+			// here to the pin: a second compile of this artifact waits
+			// (see lockOut).
+			unlock, lerr := lockOut(&opts, root, out)
+			if lerr != nil {
+				return nil, lerr
+			}
 			st, serr := newStage(out)
 			if serr != nil {
+				unlock()
 				return nil, serr
 			}
+			st.unlock = unlock
 			disk.Forget(st.dir)
 			opts.stage = st
 			defer func() {
