@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"os/signal"
 	"sort"
 	"syscall"
 

@@ -19,8 +19,8 @@ import (
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 func defaultOutDir(root string) string {
