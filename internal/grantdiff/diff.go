@@ -2,6 +2,7 @@ package grantdiff
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"os"
 	"slices"
 	"sort"
@@ -310,7 +311,7 @@ func contains(xs []string, x string) bool {
 func quoteAll(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {
-		q[i] = "`" + x + "`"
+		q[i] = termstyle.Code(x)
 	}
 	return strings.Join(q, ", ")
 }

@@ -65,6 +65,9 @@ var catalogue = [...]*Rule{
 	&ruleJP123,
 	&ruleJP124,
 	&ruleJP125,
+	&ruleJP130,
+	&ruleJP131,
+	&ruleJP132,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.
