@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"io"
 	"os"
 
@@ -170,7 +171,7 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 		return line, code, true
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+		fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(err.Error()))
 		if args[0] == "exec" {
 			// exec's own failures must not look like the command's.
 			return line, exitRefused, true
@@ -199,10 +200,10 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "jp-policy: %v\n", ee.Err)
+			fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(ee.Err.Error()))
 		}
 		return ee.Code
 	}
-	fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+	fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(err.Error()))
 	return exitIntern
 }

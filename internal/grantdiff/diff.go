@@ -63,7 +63,11 @@ func (it Item) String() string {
 		s = it.What + " on " + quoteAll(it.On)
 	}
 	if len(it.Including) > 0 {
-		s += " (including " + strings.Join(it.Including, ", ") + ")"
+		inc := make([]string, len(it.Including))
+		for i, p := range it.Including {
+			inc[i] = termstyle.Inline(p) // a region of a rule path: from config
+		}
+		s += " (including " + strings.Join(inc, ", ") + ")"
 	}
 	return s
 }

@@ -76,3 +76,19 @@ func needsEscape(r rune, n int) bool {
 	}
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
+
+// SafeLines is Safe for a message jp-policy composed over several lines
+// (an error that lists a diff): each line is escaped and the line breaks
+// between them are kept. Values from config inside it must have been
+// escaped with Safe already, or they could start a line of their own;
+// this keeps any that were missed from sending control sequences.
+func SafeLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return Safe(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Safe(l)
+	}
+	return strings.Join(lines, "\n")
+}
