@@ -7,6 +7,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,14 @@ type Options struct {
 	Now func() time.Time
 	// Generator is recorded in the artifact ("jp-policy 0.1.0").
 	Generator string
+	// Only, when set, limits a Build to these tools: the config is
+	// loaded and linted whole (a question about one tool still needs a
+	// config that compiles), but only these tools are bound and emitted,
+	// so one question about one tool costs what that tool costs, not
+	// the workspace (check, explain --tool). The result's Artifact holds
+	// only them and its digest covers only their inputs: it is never
+	// written (Compile and Rebuild ignore Only).
+	Only []string
 
 	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
 	stream     bool   // set by Compile: write the files as they are emitted
@@ -170,6 +179,9 @@ func Build(opts Options) (_ *Result, err error) {
 	}
 
 	names := localTools(l)
+	if len(opts.Only) > 0 && !opts.prepareOut {
+		names = slices.DeleteFunc(names, func(n string) bool { return !slices.Contains(opts.Only, n) })
+	}
 	bound, bdiags, err := bindAll(disk, root, l, names)
 	if err != nil {
 		return nil, err

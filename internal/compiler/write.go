@@ -281,12 +281,11 @@ func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(out, stagePrefix)
+	st, err := live.create(out)
 	if err != nil {
 		return nil, err
 	}
-	st := &stage{out: out, dir: dir}
-	live.add(st)
+	dir := st.dir
 	for _, d := range artifactDirs {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			st.discard()
@@ -373,10 +372,18 @@ type liveStages struct {
 	m  map[*stage]string // stage -> its directory now
 }
 
-func (l *liveStages) add(st *stage) {
+// create makes a stage directory in out and records it in one step, so
+// an interruption finds it recorded whenever it exists.
+func (l *liveStages) create(out string) (*stage, error) {
 	l.mu.Lock()
-	l.m[st] = st.dir
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	dir, err := os.MkdirTemp(out, stagePrefix)
+	if err != nil {
+		return nil, err
+	}
+	st := &stage{out: out, dir: dir}
+	l.m[st] = dir
+	return st, nil
 }
 
 func (l *liveStages) remove(st *stage) {
