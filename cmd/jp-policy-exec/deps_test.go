@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// forbidden are packages jp-policy-exec must never link: each costs page
-// faults on every tool call (package initialisation, a bigger binary),
-// and none is needed by the fast path. A run that needs them is handed to
+// forbidden are packages jp-policy-exec must never link: each adds
+// start-up work to every tool call (package initialisation, a bigger
+// binary), and none is needed by the fast path. A run that needs them is handed to
 // the full jp-policy (docs/exec.md, "jp-policy-exec").
 var forbidden = []string{
 	"net", "net/netip", "net/http", "crypto/tls", "crypto/sha256", "crypto/x509",
