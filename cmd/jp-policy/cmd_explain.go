@@ -21,7 +21,7 @@ type ExplainCmd struct {
 	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
 	Platform  []string `help:"Show what the compiled manifests enforce on this platform: linux, darwin or windows (repeatable; default the platform this runs on)." enum:"linux,darwin,windows" placeholder:"OS" xor:"platform"`
 	All       bool     `name:"all-platforms" help:"Show what is enforced on every platform a policy is compiled for (linux, darwin and windows)." xor:"platform"`
-	Verbose   bool     `short:"v" help:"List everything: the rules jp-policy adds (the minimal environment's variables) and every baseline clause, not only the ones that are degraded."`
+	Verbose   bool     `help:"List everything: the rules jp-policy adds (the minimal environment's variables) and every baseline clause, not only the ones that are degraded."`
 	Format    string   `help:"Output format: text (wrapped to the terminal, or 80 columns) or json (docs/output.md)." enum:"text,json" default:"text"`
 }
 

@@ -31,7 +31,7 @@ func (p *Plan) grantHint() string {
 		return ""
 	}
 	what := out[0]
-	if what != p.Path {
+	if abs, err := filepath.Abs(p.Path); what != p.Path && (err != nil || what != abs) {
 		what = fmt.Sprintf("%s (for %s)", what, p.Path)
 	}
 	root := p.Manifest.Root

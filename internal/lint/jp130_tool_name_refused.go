@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
@@ -22,7 +22,7 @@ var ruleJP130 = Rule{
 func checkToolNameRefused(p *pass) {
 	for _, t := range p.st.sorted {
 		src := strings.TrimSpace(t.Source.Value)
-		if !(src == "local" || strings.HasPrefix(src, "local.")) || artifact.ToolFileNameOK(t.Name) {
+		if !(src == "local" || strings.HasPrefix(src, "local.")) || execplan.ToolFileNameOK(t.Name) {
 			continue
 		}
 		p.report(t.Pos,
