@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
 var ruleJP130 = Rule{
