@@ -6,6 +6,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -79,6 +81,19 @@ type CLI struct {
 	URI       URICmd       `cmd:"" name:"uri" help:"Print the attachment URI of a path (RFD D03)."`
 
 	Completion CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Help       HelpCmd       `cmd:"" help:"Show the help of jp-policy or of a command (help check fs)."`
+}
+
+// HelpCmd is `jp-policy help [COMMAND...]`. parse turns the line into
+// `[COMMAND...] --help` before kong reads it, so Run is reached only if
+// that rewrite is bypassed.
+type HelpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to describe." placeholder:"COMMAND"`
+}
+
+// Run points at the help a rewritten line would have printed.
+func (h *HelpCmd) Run(g *Globals) error {
+	return fail(exitUsage, fmt.Errorf("run `jp-policy %s --help`", strings.Join(h.Command, " ")))
 }
 
 func main() {
@@ -123,6 +138,11 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 	bare := len(args) == 0
 	if bare {
 		args = []string{"--help"}
+	}
+	// `help [COMMAND...]` is `[COMMAND...] --help`, as in git and go: the
+	// same text kong prints, exit 0.
+	if args[0] == "help" {
+		args = append(slices.Clone(args[1:]), "--help")
 	}
 	// exec is on the path of every tool call: skip kong's reflection when
 	// the line is one the fast parser fully understands.
