@@ -42,6 +42,10 @@ type Options struct {
 	// only them and its digest covers only their inputs: it is never
 	// written (Compile and Rebuild ignore Only).
 	Only []string
+	// Progress, when set, is told each stage of the compile as it starts
+	// ("checking", "binding", "writing") and, while writing, how many of
+	// the tools are done; compile on a terminal shows it as one line.
+	Progress func(stage string, done, total int)
 
 	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
 	stream     bool   // set by Compile: write the files as they are emitted
@@ -57,6 +61,12 @@ func (o *Options) lookupEnv(key string) (string, bool) {
 		return v, v != ""
 	}
 	return os.LookupEnv(key)
+}
+
+func (o *Options) progress(stage string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(stage, done, total)
+	}
 }
 
 func (o *Options) getenv(key string) string {
@@ -121,6 +131,7 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	root := l.Root
+	opts.progress("checking", 0, len(l.Tools))
 	store, diags, err := approvals.Open(root, opts.ApprovalsFile, opts.getenv)
 	if err != nil {
 		return nil, err
@@ -179,6 +190,7 @@ func Build(opts Options) (_ *Result, err error) {
 	}
 
 	names := localTools(l)
+	opts.progress("binding", 0, len(names))
 	if len(opts.Only) > 0 && !opts.prepareOut {
 		names = slices.DeleteFunc(names, func(n string) bool { return !slices.Contains(opts.Only, n) })
 	}

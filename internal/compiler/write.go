@@ -187,7 +187,13 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 	if err != nil {
 		return err
 	}
+	written := 0
+	opts.progress("writing", 0, len(names))
 	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+		written++
+		if written%64 == 0 || written == len(names) {
+			opts.progress("writing", written, len(names))
+		}
 		grants.Tool(name, e.grants)
 		for _, f := range e.files {
 			res.Files[f.rel] = f.data
