@@ -74,7 +74,7 @@ func (c *DiffCmd) sides(g *Globals) (*artifact.Policy, *artifact.Policy, error) 
 			return nil, nil, err
 		}
 		if c.To == "" {
-			res, err := compiler.Build(compiler.Options{Config: configOptions(c.Workspace, c.Cfg)})
+			res, err := compiler.Build(compiler.Options{Config: configOptions(c.Workspace, c.Cfg), GrantsOnly: true})
 			if err != nil {
 				return nil, nil, diffCompileError(g, err)
 			}
@@ -83,7 +83,9 @@ func (c *DiffCmd) sides(g *Globals) (*artifact.Policy, *artifact.Policy, error) 
 		new, err := c.atRevision(g, c.To)
 		return old, new, err
 	}
-	opts := compiler.Options{Config: configOptions(c.Workspace, c.Cfg), OutDir: c.Out}
+	// Grants only: diff compares what each tool is granted, never the
+	// manifests, which are most of a compile's cost.
+	opts := compiler.Options{Config: configOptions(c.Workspace, c.Cfg), OutDir: c.Out, GrantsOnly: true}
 	res, err := compiler.Build(opts)
 	if err != nil {
 		return nil, nil, diffCompileError(g, err)
@@ -133,7 +135,7 @@ func (c *DiffCmd) atRevision(g *Globals, rev string) (*artifact.Policy, error) {
 	if opts.Cwd == wd {
 		opts.Cwd = snap.Workspace
 	}
-	res, err := compiler.Build(compiler.Options{Config: opts})
+	res, err := compiler.Build(compiler.Options{Config: opts, GrantsOnly: true})
 	if err != nil {
 		fmt.Fprintf(g.Stderr, "jp-policy: compiling the config at %s:\n", termstyle.Safe(rev))
 		return nil, diffCompileError(g, atRevisionNames(err, snap.Dir, rev))

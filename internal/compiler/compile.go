@@ -42,6 +42,11 @@ type Options struct {
 	// only them and its digest covers only their inputs: it is never
 	// written (Compile and Rebuild ignore Only).
 	Only []string
+	// GrantsOnly, when set, stops a Build once every tool's grants are
+	// decided: no manifests, exec files or policy.json are built, which
+	// is most of a compile's cost. For diff, which compares grants only
+	// (Compile and Rebuild ignore it).
+	GrantsOnly bool
 	// Progress, when set, is told each stage of the compile as it starts
 	// ("checking", "binding", "writing") and, while writing, how many of
 	// the tools are done; compile on a terminal shows it as one line.
@@ -247,6 +252,10 @@ func Build(opts Options) (_ *Result, err error) {
 		// before the tools are emitted (a tenth of a 10,000-tool
 		// compile's memory).
 		res.Loaded = l
+	}
+	if opts.GrantsOnly && !opts.prepareOut {
+		res.Loaded = l
+		return res, nil
 	}
 	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
 		return nil, err

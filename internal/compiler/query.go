@@ -11,6 +11,7 @@ import (
 // access policy, as `check` and `explain` need it. Nothing is written.
 func ToolPolicy(opts Options, name string) (*Result, *policy.AccessPolicy, error) {
 	opts.Only = []string{name}
+	opts.GrantsOnly = true // check reads the access policy, never the manifests
 	res, err := Build(opts)
 	if err != nil {
 		return nil, nil, err
