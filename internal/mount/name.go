@@ -51,7 +51,7 @@ func ResolveName(name, cwd, root string) (string, error) {
 	// file, outside the workspace and outside review, a config layer JP
 	// and jp-policy read in that directory: the mount would rewrite the
 	// policy. Compared without case, as .jp is.
-	for _, elem := range strings.Split(rel, "/") {
+	for elem := range strings.SplitSeq(rel, "/") {
 		for _, ext := range jpdirs.Extensions {
 			if strings.EqualFold(elem, ManagedDir+ext) {
 				return "", errorf(KindConfigLayer, "mount name %q would be a JP config layer (%s): a mount cannot add config; choose another name", name, elem)
