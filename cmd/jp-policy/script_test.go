@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
@@ -25,9 +26,47 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      main,
-		"jp-policy-exec": func() { execcore.Main(os.Args[1:]) },
+		"jp-policy":      func() { unsetForScript(); noUsernsForTest(); main() },
+		"jp-policy-exec": func() { unsetForScript(); noUsernsForTest(); execcore.Main(os.Args[1:]) },
 	})
+}
+
+// unsetForScript removes the variables a script named with `unenv`
+// (listed in TESTSCRIPT_UNSET) and still holds empty: testscript can set
+// a variable but not unset one, and JP (so jp-policy) reads a JP_CFG_
+// variable set to "" as an assignment of the empty value.
+func unsetForScript() {
+	for n := range strings.SplitSeq(os.Getenv("TESTSCRIPT_UNSET"), ",") {
+		if n != "" && os.Getenv(n) == "" {
+			os.Unsetenv(n)
+		}
+	}
+	os.Unsetenv("TESTSCRIPT_UNSET")
+}
+
+// cmdUnenv unsets variables for the jp-policy commands that follow (until
+// a later `env NAME=VALUE` sets them again; unsetForScript).
+//
+//	unenv NAME...
+func cmdUnenv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: unenv NAME...")
+	}
+	list := ts.Getenv("TESTSCRIPT_UNSET")
+	for _, n := range args {
+		ts.Setenv(n, "")
+		list += "," + n
+	}
+	ts.Setenv("TESTSCRIPT_UNSET", list)
+}
+
+// noUsernsForTest: JP_POLICY_TEST_NO_USERNS=1 makes the binaries of the
+// scripts behave as on a machine without user namespaces (the fallback's
+// scripts). Only this test binary reads it.
+func noUsernsForTest() {
+	if os.Getenv("JP_POLICY_TEST_NO_USERNS") == "1" {
+		nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
+	}
 }
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real
@@ -46,16 +85,23 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		// [landlock]: the kernel enforces what compiled manifests need
 		// (Landlock ABI 6: scopes). Without it exec refuses, as it must,
-		// so the scripts that prove enforcement skip instead.
+		// so the scripts that prove enforcement skip instead, and
+		// [userns] likewise for the namespaced path; a script that asks
+		// fails instead when enforcement is required (enforcetest).
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "landlock":
-				return launcher.KernelABI() >= 6, nil
+				if abi := launcher.KernelABI(); abi < 6 {
+					return false, enforcetest.Missing(fmt.Sprintf("[landlock]: the kernel has Landlock ABI %d, exec needs 6", abi))
+				}
+				return true, nil
 			case "root":
 				return os.Geteuid() == 0, nil
 			case "userns":
-				ok, _ := nsroot.Available()
-				return ok, nil
+				if ok, reason := nsroot.Available(); !ok {
+					return false, enforcetest.Missing("[userns]: user namespaces unavailable: " + reason)
+				}
+				return true, nil
 			case "hostsname":
 				// [hostsname]: /etc/hosts maps a name other than
 				// localhost to a loopback or private address (a
@@ -74,6 +120,7 @@ func TestScripts(t *testing.T) {
 			"fixture":   cmdFixture,
 			"normalize": cmdNormalize,
 			"seal":      cmdSeal,
+			"unenv":     cmdUnenv,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
@@ -86,6 +133,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg-config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".xdg-data"))
 			env.Setenv("NO_COLOR", "1")
+			// Scripts that run the go command outside the sandbox share the
+			// developer's build cache (a fresh one rebuilds the standard
+			// library in every script); HOME is the script's own.
+			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
@@ -238,4 +289,17 @@ func hostsNonPublicName() string {
 		}
 	}
 	return ""
+}
+
+// goCache is the go command's build cache as it resolves it: GOCACHE, or
+// the user cache directory's go-build.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "off"
+	}
+	return filepath.Join(dir, "go-build")
 }

@@ -88,6 +88,7 @@ func prepare(o *Options) (s *Sandbox, path string, env []string, err error) {
 		return nil, "", nil, handOff(err)
 	}
 	env = WithVar(env, "TMPDIR", tmp)
+	env = withScratchHome(env, tmp, f.FS) // home_linux.go
 	s = &Sandbox{
 		ABI:        abi,
 		HandledFS:  f.HandledFS[min(abi, len(f.HandledFS)-1)],

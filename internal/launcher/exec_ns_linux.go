@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -34,7 +35,7 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	ns := m.Namespace.WithProtected(gitProtected(m.Namespace))
+	ns := m.Namespace.WithProtected(gitProtected(m.Namespace, m.Root))
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
@@ -75,15 +76,17 @@ func execNamespaced(p *Plan) error {
 	if m.MaskedFS != nil {
 		fs = withoutMasked(m.MaskedFS, m.Masks)
 	}
-	// The private /tmp is the tool's own.
-	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
-		Path: "/tmp", Access: nsTmpRights(fs).Names(), Clause: "namespace.tmp",
-	})
+	// The private /tmp and TMPDIR (nstmp_linux.go).
+	tmpdir, tmpfs, tmpRules := nsTmp(fs)
+	spec.Tmpfs = append(spec.Tmpfs, tmpfs...)
+	spec.Env = withVar(slices.Clip(spec.Env), "TMPDIR", tmpdir)
+	nsScratchHome(spec, tmpdir, fs) // home_linux.go
+	fs = append(append([]landlock.PathRule(nil), fs...), tmpRules...)
 	// Stage 2 needs of the manifest only what buildRuleset reads: the
 	// baseline, net and scopes. The rest (clause reports, the seccomp
 	// spec, the namespace plan) is most of its JSON, and decoding it by
 	// reflection in stage 2 cost more than applying Landlock and seccomp.
-	mm := &landlock.Manifest{Tool: m.Tool, Baseline: m.Baseline, Net: m.Net, Scope: m.Scope}
+	mm := &landlock.Manifest{Tool: m.Tool, Baseline: nsBaseline(m.Baseline), Net: m.Net, Scope: m.Scope}
 	if p.proxied() {
 		// The only TCP endpoint in the namespace is the proxy.
 		mm.Net = landlock.Net{Restrict: true, ConnectTCP: []uint16{ProxyPort}, BindTCP: []uint16{}}
@@ -134,7 +137,11 @@ func execNamespaced(p *Plan) error {
 		if err == nil && len(child.Listeners) == 1 {
 			ln, err = net.FileListener(child.Listeners[0])
 		}
+		closeHandedBack(child) // FileListener holds its own descriptor
 		if err != nil || ln == nil {
+			if srv != nil {
+				srv.Close()
+			}
 			child.Kill()
 			_, _ = child.Wait()
 			return fmt.Errorf("namespaced exec: cannot serve the network proxy: %v", err)
@@ -146,7 +153,7 @@ func execNamespaced(p *Plan) error {
 	if err != nil {
 		return fmt.Errorf("namespaced exec: %w", err)
 	}
-	return &ChildExit{Code: code}
+	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
 }
 
 // nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule

@@ -57,6 +57,7 @@ func (p *Plan) setTmp(dry bool) error {
 	}
 	p.Manifest = &m
 	p.Env = withVar(p.Env, "TMPDIR", dir)
+	p.Env = withScratchHome(p.Env, dir, m.FS) // home_linux.go
 	return nil
 }
 

