@@ -15,6 +15,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 // emitter is one platform's manifest emitter: where its manifests go and
@@ -128,7 +129,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 	for i, name := range names {
 		<-done[i]
 		if results[i].err != nil {
-			err = fmt.Errorf("tool %s: %w", name, results[i].err)
+			err = fmt.Errorf("tool %s: %w", termstyle.Safe(name), results[i].err)
 			break
 		}
 		if err = sink(name, &results[i]); err != nil {
