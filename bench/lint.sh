@@ -56,9 +56,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	_ "github.com/jp-policy/jp-policy/internal/earlyheap"  // as cmd/jp-policy
-	_ "github.com/jp-policy/jp-policy/internal/earlystack" // as cmd/jp-policy
 )
 
 var version = "bench"

@@ -20,13 +20,6 @@ package main
 import (
 	"os"
 
-	// Before any other initialiser: the main goroutine's stack in one
-	// step (docs/exec.md, "Where jp-policy-exec's faults go").
-	_ "github.com/jp-policy/jp-policy/internal/earlystack"
-	// The heap the run is about to use on one huge page
-	// (internal/earlyheap).
-	_ "github.com/jp-policy/jp-policy/internal/earlyheap"
-
 	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 

@@ -59,13 +59,11 @@ func writeWorkspace(tb testing.TB, n int) (ws, data string) {
 }
 
 // BenchmarkFastPrepare is the fast path's in-process work before the
-// sandbox (pin lookup, plan read and verify, staleness with the verify
-// cache, command, environment, TMPDIR) for one tool in a workspace of 1
+// sandbox (pin lookup, plan read and verify, staleness, command, environment, TMPDIR) for one tool in a workspace of 1
 // and of 10,000 tools: the two must cost the same. "floor" reads and
 // hashes the plan alone, the least any pinned read can do, in the same
 // run.
 func BenchmarkFastPrepare(b *testing.B) {
-	defer SetSettleTime(0)()
 	for _, n := range []int{1, 10000} {
 		ws, data := writeWorkspace(b, n)
 		b.Setenv("JP_USER_DATA_DIR", data)

@@ -53,7 +53,7 @@ func load(o *Options) (*execplan.Plan, string, error) {
 	if !pl.Enabled || pl.Fast == nil {
 		return nil, "", handOffMsg("the tool is disabled or needs the full path")
 	}
-	if err := VerifyCurrent(root, pin.Inputs, execplan.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+	if err := VerifyCurrent(root, pin.Inputs); err != nil {
 		return nil, "", handOff(err)
 	}
 	return pl, root, nil

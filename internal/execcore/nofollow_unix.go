@@ -34,5 +34,5 @@ func ReadNoFollow(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &jpdirs.NotRegularError{Path: path, Mode: fi.Mode()}
 	}
-	return readAll(f, fi.Size())
+	return jpdirs.ReadAll(f, fi.Size())
 }

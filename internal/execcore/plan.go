@@ -18,20 +18,16 @@ func ReadPlan(artifactPath, tool, want string) (*execplan.Plan, error) {
 		return nil, &MismatchError{Manifest: artifactPath, What: "tool name " + tool + " cannot name a file"}
 	}
 	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
-	// The bytes are read into a buffer the run reuses (readNoFollow);
-	// Decode copies what the plan keeps.
 	var pl *execplan.Plan
-	err := readNoFollow(path, func(b []byte) error {
+	b, err := ReadNoFollow(path)
+	if err == nil {
 		if execplan.SHA256Hex(b) != want {
-			return &execplan.TamperError{Path: path, Reason: "does not match the hash pinned when it was compiled"}
+			return nil, &execplan.TamperError{Path: path, Reason: "does not match the hash pinned when it was compiled"}
 		}
-		p, err := execplan.Decode(b)
-		if err != nil {
-			return &MismatchError{Manifest: path, What: err.Error()}
+		if pl, err = execplan.Decode(b); err != nil {
+			return nil, &MismatchError{Manifest: path, What: err.Error()}
 		}
-		pl = p
-		return nil
-	})
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MismatchError{Manifest: path, What: "the tool's exec plan listed in the pin is missing"}
 	}

@@ -83,7 +83,7 @@ func prepare(o *Options) (s *Sandbox, path string, env []string, err error) {
 			return nil, "", nil, handOff(err)
 		}
 	}
-	tmp, err := FastTmpDir(TmpRoot())
+	tmp, err := FastTmpDir(TmpRoot(), pl.Root)
 	if err != nil {
 		return nil, "", nil, handOff(err)
 	}

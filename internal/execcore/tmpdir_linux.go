@@ -4,12 +4,15 @@ package execcore
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,171 +23,202 @@ import (
 // there).
 //
 // On the namespaced path it is the private tmpfs on /tmp, which goes away
-// with the mount namespace. The fast path ends in execve with nothing
-// left to clean up afterwards, so its directory is
-// <os.TempDir()>/jp-policy-<uid>/<pid>-<start time>: the tool keeps the
-// launcher's pid across execve, and the start time (field 22 of
-// /proc/PID/stat) tells a reused pid apart. Every fast-path exec first
-// removes the directories of this user's tools that no longer run. The
-// root is the user's own (created 0700, refused when it is a symlink,
-// someone else's or open to others), so no other user can plant or read
-// anything there. A directory lives from its tool's start until the next
-// exec after the tool's exit; processes the tool left behind lose it then.
+// with the mount namespace. On the fast path it is
+// <os.TempDir()>/jp-policy-<uid>/<workspace key>/<pid>-<start time>: the
+// tool keeps the launcher's pid across execve, and the start time (field
+// 22 of /proc/PID/stat) tells a reused pid apart. The user's root is
+// created 0700 and refused when it is a symlink, someone else's or open
+// to others, so no other user can plant or read anything there.
+//
+// Each exec sweeps the directories of its workspace's tools that no
+// longer run, within a budget of system calls and time (sweepOps,
+// sweepTime): a process a tool left behind can fill its directory faster
+// than any sweep empties it, so what is left over is removed a budget at
+// a time by the following execs, and an exec never waits longer than the
+// budget. Workspaces have directories of their own, so what a tool leaves
+// in one never costs the calls of another anything.
 
-// The set-up runs on every fast-path exec, so it is done with plain
-// system calls and buffers that do not grow the heap (scratch_linux.go):
-// through os.ReadDir, os.ReadFile and strings.Fields it cost about 6 page
-// faults a run (an 8 KB directory buffer, File objects, field slices).
+// The sweep's budget per exec: system calls, and wall time checked every
+// few calls.
+const (
+	sweepOps  = 512
+	sweepTime = 2 * time.Millisecond
+	// sweepDepth bounds the recursion into a leftover tree; anything
+	// deeper stays (in this workspace's directory, which only this
+	// workspace's execs look at).
+	sweepDepth = 32
+)
 
 // TmpRoot is this user's root of per-exec directories.
 func TmpRoot() string {
 	return filepath.Join(os.TempDir(), "jp-policy-"+strconv.Itoa(os.Getuid()))
 }
 
-// FastTmpDir creates this process's private directory under root (after
-// sweeping those of tools that have exited) and returns it.
-func FastTmpDir(root string) (string, error) {
-	if err := mkdir(root); err != nil && err != unix.EEXIST {
-		return "", &TmpDirError{Path: root, Err: &fs.PathError{Op: "mkdir", Path: root, Err: err}}
+// TmpWorkspaceDir is the directory under root that holds workspace's
+// per-exec directories.
+func TmpWorkspaceDir(root, workspace string) string {
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(root, hex.EncodeToString(sum[:8]))
+}
+
+// FastTmpDir creates this process's private directory for a run in
+// workspace under root (after sweeping, within the budget, those of the
+// workspace's tools that have exited) and returns it.
+func FastTmpDir(root, workspace string) (string, error) {
+	if err := ownDir(root); err != nil {
+		return "", err
 	}
-	var st unix.Stat_t
-	if err := lstat(root, &st); err != nil {
-		return "", &TmpDirError{Path: root, Err: &fs.PathError{Op: "lstat", Path: root, Err: err}}
+	ws := TmpWorkspaceDir(root, workspace)
+	if err := ownDir(ws); err != nil {
+		return "", err
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o077 != 0 {
-		return "", &TmpDirError{Path: root, Err: errors.New("not a directory of this user's with mode 0700 (a symlink, someone else's, or open to others); remove it")}
-	}
-	var self startBuf
-	if !startTime(os.Getpid(), &self) {
+	self, ok := startTime(os.Getpid())
+	if !ok {
 		return "", &TmpDirError{Path: root, Err: errors.New("cannot read this process's start time from /proc")}
 	}
-	sweepTmp(root)
-	dir := filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+self.String())
+	sweepTmp(ws, &budget{ops: sweepOps, until: time.Now().Add(sweepTime)})
+	dir := filepath.Join(ws, strconv.Itoa(os.Getpid())+"-"+self)
 	// It exists already only when this process prepared a run before
-	// (tests do): the root is this user's alone.
-	if err := mkdir(dir); err != nil && err != unix.EEXIST {
-		return "", &TmpDirError{Path: dir, Err: &fs.PathError{Op: "mkdir", Path: dir, Err: err}}
+	// (tests do): the directory is this user's alone.
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", &TmpDirError{Path: dir, Err: err}
 	}
 	return dir, nil
 }
 
-func mkdir(path string) error {
-	for {
-		if err := unix.Mkdir(path, 0o700); err != unix.EINTR {
-			return err
-		}
+// ownDir makes dir (mode 0700) if it is missing and checks that it is a
+// directory of this user's that no one else may open.
+func ownDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return &TmpDirError{Path: dir, Err: err}
 	}
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return &TmpDirError{Path: dir, Err: &fs.PathError{Op: "lstat", Path: dir, Err: err}}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o077 != 0 {
+		return &TmpDirError{Path: dir, Err: errors.New("not a directory of this user's with mode 0700 (a symlink, someone else's, or open to others); remove it")}
+	}
+	return nil
 }
 
-func lstat(path string, st *unix.Stat_t) error {
-	for {
-		if err := unix.Lstat(path, st); err != unix.EINTR {
-			return err
-		}
-	}
+// budget is what one sweep may spend.
+type budget struct {
+	ops   int
+	until time.Time
 }
 
-// sweepTmp removes the directories under root whose tool no longer runs.
-// Names it does not recognise are left alone.
-func sweepTmp(root string) {
-	for _, name := range tmpEntries(root) {
+// spend takes one system call from b; false once b is exhausted.
+func (b *budget) spend() bool {
+	if b.ops <= 0 {
+		return false
+	}
+	b.ops--
+	if b.ops%16 == 0 && time.Now().After(b.until) {
+		b.ops = 0
+	}
+	return true
+}
+
+// sweepTmp removes, within b, the directories under dir whose tool no
+// longer runs. Names it does not recognise are left alone.
+func sweepTmp(dir string, b *budget) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	eachName(fd, b, func(name string) bool {
 		pid, start, ok := strings.Cut(name, "-")
 		n, err := strconv.Atoi(pid)
 		if !ok || err != nil || n <= 0 {
-			continue
+			return true
 		}
-		var cur startBuf
-		if startTime(n, &cur) && cur.String() == start {
-			continue
+		if cur, ok := startTime(n); ok && cur == start {
+			return true
 		}
-		// Most tools leave their directory empty: one rmdir. os.RemoveAll
-		// would try unlink first (EISDIR) on every exec.
-		dir := filepath.Join(root, name)
-		if unix.Rmdir(dir) != nil {
-			_ = os.RemoveAll(dir)
-		}
-	}
+		return removeTree(fd, name, b, 0)
+	})
 }
 
-// tmpEntries lists root's entries other than . and .. (nil when it cannot
-// be read), reading the directory into the run's scratch buffer.
-func tmpEntries(root string) []string {
-	fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW)
-	if err != nil {
-		return nil
-	}
-	defer unix.Close(fd)
-	buf, release := takeScratch()
-	defer release()
-	var names []string
-	for {
+// eachName calls f with the names in the directory open at fd (without .
+// and ..), a batch per getdents call and a unit of b per call, until f
+// returns false or b is exhausted. A directory that holds more names than
+// the budget reaches is never read whole.
+func eachName(fd int, b *budget, f func(name string) bool) {
+	buf := make([]byte, 4<<10)
+	for b.spend() {
 		n, err := unix.Getdents(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
 		if err != nil || n <= 0 {
-			return names
+			return
 		}
-		// ParseDirent copies each name into a string of its own.
-		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+		_, _, names := unix.ParseDirent(buf[:n], -1, nil)
+		for _, name := range names {
+			if !f(name) {
+				return
+			}
+		}
 	}
 }
 
-// startBuf holds a start time as text (a decimal count of clock ticks:
-// at most 20 digits).
-type startBuf struct {
-	b [24]byte
-	n int
-}
-
-func (s *startBuf) String() string { return string(s.b[:s.n]) }
-
-// startTime reads field 22 of /proc/PID/stat (clock ticks since boot)
-// into out; false when the process does not exist. The file is read into
-// a buffer on the stack: a stat line is a few hundred bytes (comm, the
-// only field that is not a number, is at most 64).
-func startTime(pid int, out *startBuf) bool {
-	var path [32]byte
-	p := append(append(append(path[:0], "/proc/"...), strconv.Itoa(pid)...), "/stat"...)
-	fd, err := openRetry(string(p), unix.O_RDONLY|unix.O_CLOEXEC)
+// removeTree removes name in the directory open at dirfd and everything
+// beneath it, never following a symlink (every step is relative to a
+// descriptor opened with O_NOFOLLOW), within b. It reports whether name
+// is gone.
+func removeTree(dirfd int, name string, b *budget, depth int) bool {
+	if !b.spend() {
+		return false
+	}
+	err := unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+	switch err {
+	case nil, unix.ENOENT:
+		return true
+	case unix.ENOTDIR:
+		return b.spend() && unix.Unlinkat(dirfd, name, 0) == nil
+	case unix.ENOTEMPTY, unix.EEXIST:
+	default:
+		return false
+	}
+	if depth >= sweepDepth || !b.spend() {
+		return false
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
 	defer unix.Close(fd)
-	var b [2048]byte
-	n, err := readFD(fd, b[:])
+	gone := true
+	eachName(fd, b, func(child string) bool {
+		gone = removeTree(fd, child, b, depth+1)
+		return gone
+	})
+	return gone && b.spend() && unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR) == nil
+}
+
+// startTime reads field 22 of /proc/PID/stat (clock ticks since boot);
+// false when the process does not exist.
+func startTime(pid int) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return false
+		return "", false
 	}
-	return parseStartTime(b[:n], out)
+	return parseStartTime(b)
 }
 
 // parseStartTime finds field 22 of a /proc/PID/stat line. comm (field 2)
 // may hold spaces and parentheses: fields resume after the last ')'.
-func parseStartTime(b []byte, out *startBuf) bool {
+func parseStartTime(b []byte) (string, bool) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return false
+		return "", false
 	}
-	b = b[i+1:]
-	for field := 3; ; field++ {
-		for len(b) > 0 && (b[0] == ' ' || b[0] == '\n') {
-			b = b[1:]
-		}
-		end := 0
-		for end < len(b) && b[end] != ' ' && b[end] != '\n' {
-			end++
-		}
-		if end == 0 {
-			return false
-		}
-		if field == 22 {
-			if end > len(out.b) {
-				return false
-			}
-			out.n = copy(out.b[:], b[:end])
-			return true
-		}
-		b = b[end:]
+	fields := strings.Fields(string(b[i+1:]))
+	if len(fields) < 20 { // fields 3..22
+		return "", false
 	}
+	f := fields[19]
+	if _, err := strconv.ParseUint(f, 10, 64); err != nil {
+		return "", false
+	}
+	return f, true
 }

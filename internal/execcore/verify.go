@@ -11,21 +11,16 @@ import (
 )
 
 // VerifyCurrent checks that an artifact compiled for root is current:
-// every file and symlink input unchanged (hashed, or found unchanged
-// through the verify cache at cachePath, "" for none), every "env" input
-// equal to this process's variable, and no `.jp.*` layer added or lost
-// on the way from root to the working directory. A stale artifact is an
-// *execplan.StaleError or a *LayerChainError (both match
-// execplan.ErrStale).
-func VerifyCurrent(root string, inputs []execplan.Input, cachePath string) error {
-	var cache *verifyCache
-	if cachePath != "" {
-		cache = loadVerifyCache(cachePath)
-	}
-	if err := verifyInputs(inputs, cache); err != nil {
+// every file and symlink input unchanged (hashed again: crypto/sha256 of
+// a workspace's config layers costs little next to the rest of a run),
+// every "env" input equal to this process's variable, and no `.jp.*`
+// layer added or lost on the way from root to the working directory. A
+// stale artifact is an *execplan.StaleError or a *LayerChainError (both
+// match execplan.ErrStale).
+func VerifyCurrent(root string, inputs []execplan.Input) error {
+	if err := verifyInputs(inputs); err != nil {
 		return err
 	}
-	cache.save(inputs)
 	return checkLayerChain(root, inputs)
 }
 
@@ -40,18 +35,10 @@ func envInputHash(name string) string {
 }
 
 // verifyInputs runs execplan.VerifyInputs on the file and symlink inputs
-// (file inputs hashed, or found unchanged through cache, which may be
-// nil) and checks "env" inputs against this process's environment.
-func verifyInputs(inputs []execplan.Input, cache *verifyCache) error {
+// and checks "env" inputs against this process's environment.
+func verifyInputs(inputs []execplan.Input) error {
 	err := execplan.VerifyInputs(inputs, func(in execplan.Input) (string, error) {
-		if cache.fresh(in.Path, in.SHA256) {
-			return in.SHA256, nil
-		}
-		now, id, settled, err := cache.hashFile(in.Path)
-		if err == nil && settled && now != "" && now == in.SHA256 {
-			cache.put(in.Path, id, now)
-		}
-		return now, err
+		return execplan.HashFile(in.Path)
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package execplan
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -104,7 +105,7 @@ func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
 
 // SHA256Hex is the hex SHA-256 of data.
 func SHA256Hex(data []byte) string {
-	sum := sum256(data)
+	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
 

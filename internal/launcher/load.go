@@ -115,7 +115,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
 	}
 	x := &artifact.ExecIndex{Format: artifact.ExecFormatVersion, Root: a.Root}
-	if err := checkCurrent(artifactPath, root, x, a.Inputs, ""); err != nil {
+	if err := checkCurrent(artifactPath, root, x, a.Inputs); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -130,18 +130,17 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 // checkCurrent checks what both read paths share: the exec file's
 // format, that the artifact was compiled for this workspace root, and
 // that it is current (every input unchanged, no new layer for the working
-// directory), with the verify cache at cachePath ("" for none: unchanged
-// input files are not hashed again). src names the file read, for
+// directory). src names the file read, for
 // messages; inputs come from the pin (or from policy.json, which the pin
 // pins, for a pin without a tool table).
-func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input, cachePath string) error {
+func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input) error {
 	if x.Format != artifact.ExecFormatVersion {
 		return fmt.Errorf("%s: exec file format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.ExecFormatVersion)
 	}
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	return execcore.VerifyCurrent(root, inputs, cachePath)
+	return execcore.VerifyCurrent(root, inputs)
 }
 
 // LayerChainError is a `.jp.*` layer added or lost since compile
@@ -237,7 +236,7 @@ func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, wan
 	if x.Root != pl.Root {
 		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different workspaces"}
 	}
-	if err := checkCurrent(path, root, &x, pin.Inputs, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+	if err := checkCurrent(path, root, &x, pin.Inputs); err != nil {
 		return nil, err
 	}
 	return locatedFor(artifactPath, &x, tool, plat)

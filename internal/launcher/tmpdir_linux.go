@@ -42,10 +42,10 @@ func (p *Plan) setTmp(dry bool) error {
 	}
 	root := execcore.TmpRoot()
 	if dry {
-		p.Env = withVar(p.Env, "TMPDIR", filepath.Join(root, "PID-START"))
+		p.Env = withVar(p.Env, "TMPDIR", filepath.Join(execcore.TmpWorkspaceDir(root, p.Manifest.Root), "PID-START"))
 		return nil
 	}
-	dir, err := execcore.FastTmpDir(root)
+	dir, err := execcore.FastTmpDir(root, p.Manifest.Root)
 	if err != nil {
 		return err
 	}
