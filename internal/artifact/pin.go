@@ -109,4 +109,3 @@ func (t *Tool) CheckManifest(plat platform.Platform, path string, data []byte) e
 	}
 	return nil
 }
-

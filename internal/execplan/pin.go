@@ -110,4 +110,3 @@ func (pin *Pin) Check(root, artifactPath string) error {
 	}
 	return nil
 }
-
