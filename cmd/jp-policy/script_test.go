@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -25,8 +24,7 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      main,
-		"jp-policy-exec": func() { execcore.Main(os.Args[1:]) },
+		"jp-policy": main,
 	})
 }
 

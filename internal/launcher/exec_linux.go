@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // Exec replaces the launcher with the planned command under Landlock. It
@@ -23,13 +22,13 @@ import (
 func Exec(p *Plan) error {
 	// Descriptors first: the /proc fallback needs /proc, which the
 	// sandbox may not grant.
-	if err := setCloexecAbove2(); err != nil {
+	if err := SetCloexecAbove2(); err != nil {
 		return err
 	}
 	if p.Namespaced {
 		return execNamespaced(p)
 	}
-	detachTerminal()
+	DetachTerminal()
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
 	// thread must not go back to the scheduler's pool.
@@ -50,8 +49,8 @@ func Exec(p *Plan) error {
 	if err != nil {
 		return err
 	}
-	err = execcore.ExecLocked(sb, p.Path, p.Argv, p.Env)
-	if failed, ok := errors.AsType[*execcore.ExecFailed](err); ok {
+	err = ExecLocked(sb, p.Path, p.Argv, p.Env)
+	if failed, ok := errors.AsType[*ExecFailed](err); ok {
 		return &ExecError{Path: p.Path, Err: failed.Err, Hint: p.grantHint()}
 	}
 	return err

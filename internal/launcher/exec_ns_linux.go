@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
@@ -28,7 +27,7 @@ import (
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
 // does, before it execs the command (package execcore's hook, so the lean
-// jp-policy-exec can be stage 2: execcore.Stage2Binary).
+// jp-policy-exec can be stage 2: Stage2Binary).
 
 // execNamespaced runs p through nsroot and returns the command's status
 // as a *ChildExit (or the setup's failure).
@@ -96,7 +95,7 @@ func execNamespaced(p *Plan) error {
 		return err
 	}
 	spec.Extra = execplan.EncodeSandbox(sb)
-	spec.Stage2 = execcore.Stage2Binary()
+	spec.Stage2 = ""
 	var logw io.WriteCloser
 	if p.proxied() && p.LogNet != "" {
 		f, err := os.OpenFile(p.LogNet, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)

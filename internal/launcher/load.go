@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -55,7 +54,7 @@ type located struct {
 // manifest for platform, with what else the launcher needs from it.
 func resolveManifest(root, artifactPath string, strict bool, tool string, plat platform.Platform) (*located, error) {
 	if strict {
-		if err := execcore.CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+		if err := CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
 		}
 	}
@@ -90,11 +89,11 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 			return nil, toolNotPinned(dataDir, root, artifactPath, tool)
 		}
 	}
-	b, err := execcore.ReadNoFollow(artifactPath)
+	b, err := ReadNoFollow(artifactPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingArtifactError{Path: artifactPath}
 	}
-	if errors.Is(err, execcore.ErrIsSymlink) {
+	if errors.Is(err, ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: artifactPath}
 	}
 	if err != nil {
@@ -140,12 +139,8 @@ func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Inp
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	return execcore.VerifyCurrent(root, inputs)
+	return VerifyCurrent(root, inputs)
 }
-
-// LayerChainError is a `.jp.*` layer added or lost since compile
-// (execcore.LayerChainError).
-type LayerChainError = execcore.LayerChainError
 
 // locatedFor is the tool's manifest for platform and what else exec needs
 // of it, once the artifact is known to be this workspace's and current.
@@ -206,21 +201,21 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 }
 
 // resolveExecIndex is resolveManifest's path through the tool's exec
-// plan (pinned: want is its hash in pin, execcore.ReadPlan) and the exec
+// plan (pinned: want is its hash in pin, ReadPlan) and the exec
 // index file the plan pins (artifact.ExecIndex); the staleness inputs are
 // pin's.
 func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
-	pl, err := execcore.ReadPlan(artifactPath, tool, want)
+	pl, err := ReadPlan(artifactPath, tool, want)
 	if err != nil {
 		return nil, err
 	}
 	rel := artifact.ExecFile(tool)
 	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
-	b, err := execcore.ReadNoFollow(path)
+	b, err := ReadNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in its exec plan is missing; run `jp-policy compile`"}
 	}
-	if errors.Is(err, execcore.ErrIsSymlink) {
+	if errors.Is(err, ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: path}
 	}
 	if err != nil {

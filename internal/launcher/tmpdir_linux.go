@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // Every exec gets a private writable temporary directory, exported as
@@ -37,15 +36,15 @@ const nsTmpDir = "/tmp"
 // Landlock grants (the manifest is copied, never changed in place).
 func (p *Plan) setTmp(dry bool) error {
 	if p.Namespaced {
-		p.Env = withVar(p.Env, "TMPDIR", nsTmpDir)
+		p.Env = WithVar(p.Env, "TMPDIR", nsTmpDir)
 		return nil
 	}
-	root := execcore.TmpRoot()
+	root := TmpRoot()
 	if dry {
-		p.Env = withVar(p.Env, "TMPDIR", filepath.Join(execcore.TmpWorkspaceDir(root, p.Manifest.Root), "PID-START"))
+		p.Env = WithVar(p.Env, "TMPDIR", filepath.Join(TmpWorkspaceDir(root, p.Manifest.Root), "PID-START"))
 		return nil
 	}
-	dir, err := execcore.FastTmpDir(root, p.Manifest.Root)
+	dir, err := FastTmpDir(root, p.Manifest.Root)
 	if err != nil {
 		return err
 	}
@@ -56,8 +55,6 @@ func (p *Plan) setTmp(dry bool) error {
 		m.MaskedFS = append(append([]landlock.PathRule(nil), m.MaskedFS...), rule)
 	}
 	p.Manifest = &m
-	p.Env = withVar(p.Env, "TMPDIR", dir)
+	p.Env = WithVar(p.Env, "TMPDIR", dir)
 	return nil
 }
-
-func withVar(env []string, name, value string) []string { return execcore.WithVar(env, name, value) }

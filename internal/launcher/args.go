@@ -1,4 +1,4 @@
-package execcore
+package launcher
 
 import (
 	"slices"
@@ -27,7 +27,7 @@ type Args struct {
 // then "--", then a non-empty command. Anything else (help, an unknown or
 // repeated flag, a conflict, a missing value) returns false and kong
 // parses the line. cmd/jp-policy's TestExecFastMatchesKong keeps the two
-// parsers in agreement; jp-policy-exec uses this one too.
+// parsers in agreement.
 func ParseArgs(args []string) (*Args, bool) {
 	c := &Args{}
 	var seen [16]string // flag names so far: at most one of each
@@ -121,17 +121,4 @@ func (c *Args) consistent(seen []string) bool {
 		!(has("policy") && has("default")) &&
 		!(has("best-effort") && has("require-abi")) &&
 		!(has("namespaces") && has("no-namespaces"))
-}
-
-// Fast is the run as the fast path takes it, false when a flag asks for
-// what only the full path does (--dry-run, --policy, --default,
-// --require-abi, --masks, --namespaces, --log-net) or no tool is named.
-// --best-effort and --no-namespaces change nothing on a run the fast
-// path takes (it takes only runs it enforces exactly; a degraded clause
-// or a namespace need is the full path's).
-func (c *Args) Fast() (*Options, bool) {
-	if c.Tool == "" || c.Policy != "" || c.Default || c.DryRun || c.RequireABI != 0 || c.Masks || c.Namespaces || c.LogNet != "" || len(c.Command) < 2 {
-		return nil, false
-	}
-	return &Options{Workspace: c.Workspace, Tool: c.Tool, Argv: c.Command[1:]}, true
 }

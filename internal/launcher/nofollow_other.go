@@ -1,6 +1,6 @@
 //go:build !unix
 
-package execcore
+package launcher
 
 import (
 	"errors"

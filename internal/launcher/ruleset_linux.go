@@ -1,6 +1,6 @@
 //go:build linux
 
-package execcore
+package launcher
 
 import (
 	"errors"
@@ -39,13 +39,6 @@ func KernelABI() int {
 // which also carries it to the namespaced path's stage 2).
 type Sandbox = execplan.Sandbox
 
-// Landlock access bits the ruleset needs by name (go-landlock's
-// constants build on every platform).
-const (
-	netBindTCP    = llsyscall.AccessNetBindTCP
-	netConnectTCP = llsyscall.AccessNetConnectTCP
-)
-
 // ruleset is a Landlock ruleset resolved against this machine: every
 // path opened, every right masked to what the kernel knows. Building it
 // touches the filesystem; applying it is only syscalls.
@@ -72,11 +65,6 @@ func (e *PathError) Error() string {
 }
 
 func (e *PathError) Unwrap() error { return e.Err }
-
-// fileRights are the only rights the kernel accepts on a rule whose path
-// is not a directory (anything else is EINVAL): execute, write, read,
-// truncate, ioctl_dev.
-const fileRights = llsyscall.AccessFSExecute | llsyscall.AccessFSWriteFile | llsyscall.AccessFSReadFile | llsyscall.AccessFSTruncate | llsyscall.AccessFSIoctlDev
 
 // buildRuleset resolves s against this machine (nil, nil when no
 // filesystem right is handled: no Landlock, only under --best-effort).

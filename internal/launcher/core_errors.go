@@ -1,4 +1,4 @@
-package execcore
+package launcher
 
 import "fmt"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package execcore
+package launcher
 
 import (
 	"bytes"
