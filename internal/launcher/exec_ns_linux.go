@@ -143,9 +143,9 @@ func execNamespaced(p *Plan) error {
 	}
 	code, err := child.Wait()
 	if err != nil {
-		return fmt.Errorf("namespaced exec: %w", err)
+		err = fmt.Errorf("namespaced exec: %w", err)
 	}
-	return &ChildExit{Code: code}
+	return p.afterExit(code, err)
 }
 
 // nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule
