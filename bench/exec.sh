@@ -5,7 +5,7 @@
 # and bubblewrap, in one hyperfine run so the ratios are independent of
 # the machine. jp-policy runs on a 1-tool, a 1,000-tool and a 10,000-tool
 # workspace (exec must not grow with the workspace) and on the namespaced
-# path; the lean binary jp-policy-exec on a read-only tool (no flags: its
+# path; and on a read-only tool (no flags: its
 # policy needs no namespace) in the same three workspaces. Page faults
 # (perf stat) follow when perf is installed: on a VM where a fault costs
 # ~35 us they are most of a run's CPU time (docs/exec.md). Every Go binary is built the same way (-trimpath -ldflags "-s -w",
@@ -31,9 +31,6 @@ fi
 
 gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
-# The lean exec binary (cmd/jp-policy-exec, docs/exec.md): the same fast
-# path without the full CLI's start-up.
-(cd "$repo" && gobuild -o "$tmp/jp-policy-exec" ./cmd/jp-policy-exec)
 GOBIN="$tmp" go install github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@v0.11.0
 cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
 (cd "$repo" && gobuild -o "$tmp/go-floor" bench/floor/gofloor.go)
@@ -120,16 +117,12 @@ done
 printf '[[conversation.tools.ro.access.fs]]\npath = "scripts"\nread = true\nexecute = true\n' >> "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
 
-# Sanity: the sandbox is real before we time it, and jp-policy-exec takes
-# the read-only tool's run itself (JP_POLICY_EXEC_TRACE names a hand-over).
+# Sanity: the sandbox is real before we time it.
 if "$tmp/jp-policy" exec -w "$ws" -t bench -- cat "$ws/.env" 2>/dev/null; then
   echo "jp-policy exec did not deny .env; refusing to benchmark" >&2; exit 1
 fi
-if "$tmp/jp-policy-exec" -w "$ws" -t ro -- cat "$ws/.env" 2>/dev/null; then
-  echo "jp-policy-exec did not deny .env; refusing to benchmark" >&2; exit 1
-fi
-if JP_POLICY_EXEC_TRACE=1 "$tmp/jp-policy-exec" -w "$ws" -t ro -- /bin/true 2>&1 | grep -q 'jp-policy-exec:'; then
-  echo "jp-policy-exec handed the read-only tool's run over; refusing to benchmark" >&2; exit 1
+if "$tmp/jp-policy" exec -w "$ws" -t ro -- cat "$ws/.env" 2>/dev/null; then
+  echo "jp-policy exec did not deny .env to the read-only tool; refusing to benchmark" >&2; exit 1
 fi
 "$tmp/jp-policy" exec -w "$ws" -t bench --dry-run -- /bin/true | sed 's/^/  /'
 
@@ -165,11 +158,6 @@ with open(sys.argv[1] + "/.jp/config.toml", "w") as f:
 PY
 "$tmp/jp-policy" compile --workspace "$big" --no-input >/dev/null 2>&1
 done
-# exec trusts an input's stat identity instead of re-hashing it only once
-# its ctime is 3 s old (docs/exec.md, "Staleness without re-hashing"):
-# let the configs settle so the runs measure the steady state.
-sleep 4
-
 cmds=(-n 'bare' '/bin/true'
   -n 'C floor' "$tmp/c-floor $floor_args"
   -n 'Go floor' "$tmp/go-floor $floor_args"
@@ -177,16 +165,11 @@ cmds=(-n 'bare' '/bin/true'
   -n 'jp-policy exec' "$tmp/jp-policy exec -t bench --no-namespaces --best-effort -- /bin/true"
   -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $tmp/big1000 -t tool_5 --no-namespaces --best-effort -- /bin/true"
   -n 'jp-policy exec, 10000 tools' "$tmp/jp-policy exec -w $tmp/big10000 -t tool_9999 --no-namespaces --best-effort -- /bin/true"
-  -n 'jp-policy exec, ro' "$tmp/jp-policy exec -w $ws -t ro -- /bin/true"
-  -n 'jp-policy-exec, ro' "$tmp/jp-policy-exec -w $ws -t ro -- /bin/true"
-  -n 'jp-policy-exec, 1000 tools' "$tmp/jp-policy-exec -w $tmp/big1000 -t tool_5 -- /bin/true"
-  -n 'jp-policy-exec, 10000 tools' "$tmp/jp-policy-exec -w $tmp/big10000 -t tool_9999 -- /bin/true")
+  -n 'jp-policy exec, ro' "$tmp/jp-policy exec -w $ws -t ro -- /bin/true")
 if "$tmp/jp-policy" exec -w "$ws" -t bench --namespaces -- /bin/true 2>/dev/null; then
   # The bench tool writes the workspace, so exec takes the namespaced path
   # by itself; the rows above force the fast path.
   cmds+=(-n 'jp-policy exec --namespaces' "$tmp/jp-policy exec -w $ws -t bench -- /bin/true")
-  # jp-policy-exec hands a namespaced run to jp-policy exec (docs/exec.md).
-  cmds+=(-n 'jp-policy-exec, namespaced' "$tmp/jp-policy-exec -w $ws -t bench -- /bin/true")
 fi
 if command -v bwrap >/dev/null && bwrap --unshare-user --unshare-net --ro-bind / / --bind "$ws" "$ws" /bin/true 2>/dev/null; then
   cmds+=(-n 'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true")
@@ -209,14 +192,13 @@ print()
 for k in res:
     print(f"{k:28} median {m[k]:6.2f} ms  min {res[k]['min']*1e3:6.2f} ms  / C floor {m[k]/m['C floor']:5.2f}  / Go floor {m[k]/m['Go floor']:5.2f}")
 # The headline ratio round by round: its spread is the noise.
-per_round = [a / b for a, b in zip(res['jp-policy-exec, ro']['round_medians'], res['Go floor']['round_medians'])]
-print("jp-policy-exec, ro / Go floor by round: " + " ".join(f"{x:.2f}" for x in per_round))
+per_round = [a / b for a, b in zip(res['jp-policy exec, ro']['round_medians'], res['Go floor']['round_medians'])]
+print("jp-policy exec, ro / Go floor by round: " + " ".join(f"{x:.2f}" for x in per_round))
+print(f"jp-policy exec, ro / landlock-restrict = {m['jp-policy exec, ro']/m['landlock-restrict']:.2f}")
 print(f"1,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 1000 tools']/m['jp-policy exec']:.2f}")
-print(f"jp-policy-exec: 10,000 tools / 1 tool = {m['jp-policy-exec, 10000 tools']/m['jp-policy-exec, ro']:.2f}; jp-policy exec / jp-policy-exec = {m['jp-policy exec, ro']/m['jp-policy-exec, ro']:.2f}")
 print(f"10,000-tool workspace / 1-tool workspace = {m['jp-policy exec, 10000 tools']/m['jp-policy exec']:.2f}")
 if "jp-policy exec --namespaces" in m and "bwrap" in m:
     print(f"jp-policy exec --namespaces / bwrap = {m['jp-policy exec --namespaces']/m['bwrap']:.2f}")
-    print(f"jp-policy-exec, namespaced / bwrap = {m['jp-policy-exec, namespaced']/m['bwrap']:.2f}")
 PY
 
 # Page faults per run (perf stat, 30 runs each): deterministic where time

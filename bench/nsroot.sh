@@ -76,10 +76,6 @@ gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
 printf '{"Replace":{"%s/internal/nsroot/internal/nsbench/main.go":"%s/nsbench/main.go"}}' "$repo" "$tmp" > "$tmp/nsbench/overlay.json"
 (cd "$repo" && gobuild -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
-# As installed (go install ./cmd/...): jp-policy-exec beside jp-policy is
-# the namespaced path's stage 2; $tmp/jp-policy alone re-executes itself.
-mkdir -p "$tmp/pair"
-(cd "$repo" && gobuild -o "$tmp/pair/" ./cmd/jp-policy ./cmd/jp-policy-exec)
 (cd "$repo" && gobuild -o "$tmp/nsfloor" bench/nsfloor/nsfloor.go)
 # The launcher alone as parent and stage 2 (what a lean exec binary runs).
 mkdir -p "$tmp/lean"
@@ -135,9 +131,6 @@ rule() { printf '\n[[conversation.tools.bench.access.fs]]\npath = "%s"\n' "$1"; 
   rule build read write
 } > "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
-# exec trusts an input's stat identity instead of re-hashing it only once
-# its ctime is 3 s old (docs/exec.md): let the config settle.
-sleep 4
 
 # Sanity: every sandbox is real before we time it.
 for run in "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws" "$tmp/nsbench/nsbench $ws" "$tmp/nsfloor $ws"; do
@@ -160,9 +153,7 @@ rows=(
   'floor (nsfloor)' "$tmp/nsfloor $ws /bin/true"
   'nsroot (nsbench)' "$tmp/nsbench/nsbench $ws /bin/true"
   'launcher only, namespaced' "$tmp/lean/lean bench /bin/true"
-  'jp-policy exec, namespaced' "$tmp/pair/jp-policy exec -t bench -- /bin/true"
-  'jp-policy exec, namespaced, no jp-policy-exec' "$tmp/jp-policy exec -t bench -- /bin/true"
-  'stage-2 start-up (jp-policy-exec)' "$tmp/pair/jp-policy-exec __jp-policy-nsroot-stage2"
+  'jp-policy exec, namespaced' "$tmp/jp-policy exec -t bench -- /bin/true"
   'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
 )
 args=()
@@ -196,6 +187,6 @@ for k in res:
 print()
 print(f"floor / bwrap = {m['floor (nsfloor)']/m['bwrap']:.2f} (median), {cpu['floor (nsfloor)']/cpu['bwrap']:.2f} (cpu)")
 print(f"go parent + bwrap / bwrap = {m['go parent + bwrap']/m['bwrap']:.2f}: a stage 2 without a Go runtime, under a Go parent")
-for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced', 'jp-policy exec, namespaced, no jp-policy-exec'):
+for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced'):
     print(f"{k} / floor = {m[k]/m['floor (nsfloor)']:.2f}, / bwrap = {m[k]/m['bwrap']:.2f}")
 PY
