@@ -9,24 +9,25 @@
 # unchanged workspace (every file of the previous artifact is reused);
 # "edited" appends a comment to the config before each run, which changes
 # the config's hash: only policy.json and the pin record it (the staleness
-# inputs), so every per-tool file is still reused. CPU time (user + sys),
-# minor page faults and peak resident memory of one run of each come
-# from /usr/bin/time -v: on a shared machine they move much less than
-# wall-clock time. Linux only.
+# inputs), so every per-tool file is still reused. CPU time (user + sys)
+# and peak resident memory of one run of each come from /usr/bin/time -v:
+# on a shared machine they move much less than wall-clock time. Runs on
+# the README's install build (`go install ./cmd/...`). Writes its section
+# of bench/RESULTS.md. Linux only.
 #
 #   bench/compile.sh [RUNS]        (RUNS for 1,000 tools; 10,000 gets 2)
 set -euo pipefail
 
 runs=${1:-5}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/results.sh"
+repo=$bench_repo
+BENCH_MACHINE=$(bench_machine)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if ! command -v hyperfine >/dev/null; then
-  apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
-fi
-
-(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o "$tmp/jp-policy" ./cmd/jp-policy)
+bench_need hyperfine hyperfine
+bench_install "$tmp"
+BENCH_BUILD=$(bench_build_desc "$tmp/jp-policy")
 (cd "$repo" && go build -o "$tmp/genws" bench/genws.go)
 
 # Keep the real JP config out of it.
@@ -42,14 +43,14 @@ for n in 1000 10000; do
   $(compile "$tmp/ws$n") >/dev/null # first compile: the artifact the floor copies
 done
 
-hyperfine -N --warmup 1 --runs "$runs" --export-json "$tmp/r1k.json" \
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$tmp/r1k.json" >&2 \
   --prepare true --prepare "$(edit "$tmp/ws1000")" --prepare true \
   -n 'compile 1000' "$(compile "$tmp/ws1000")" -n 'edited 1000' "$(compile "$tmp/ws1000")" -n 'floor 1000' "$(floor "$tmp/ws1000")"
-hyperfine -N --runs 2 --export-json "$tmp/r10k.json" \
+hyperfine -N --runs 2 --export-json "$tmp/r10k.json" >&2 \
   --prepare true --prepare "$(edit "$tmp/ws10000")" --prepare true \
   -n 'compile 10000' "$(compile "$tmp/ws10000")" -n 'edited 10000' "$(compile "$tmp/ws10000")" -n 'floor 10000' "$(floor "$tmp/ws10000")"
 
-tv() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Minor/ {f=$2} /Maximum resident/ {m=$2} END {print u+s, f, m}' "$1"; }
+tv() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {m=$2} END {print u+s, m}' "$1"; }
 for n in 1000 10000; do
   /usr/bin/time -v $(compile "$tmp/ws$n") 2>"$tmp/time$n" >/dev/null
   echo "# edited" >> "$tmp/ws$n/.jp/config.toml"
@@ -58,21 +59,35 @@ for n in 1000 10000; do
   size=$(du -sm "$tmp/ws$n/.jp/policy" | cut -f1)
   echo "$n $(tv "$tmp/time$n") $(tv "$tmp/timee$n") $files $size" >> "$tmp/rss"
 done
-uptime
-
-python3 - "$tmp/r1k.json" "$tmp/r10k.json" "$tmp/rss" <<'PY'
+{
+  echo "1,000 tools ($runs runs, 1 warm-up):"
+  echo
+  bench_table "$tmp/r1k.json" s
+  echo
+  echo "10,000 tools (2 runs):"
+  echo
+  bench_table "$tmp/r10k.json" s
+  echo
+  python3 - "$tmp/r1k.json" "$tmp/r10k.json" "$tmp/rss" <<'PY'
 import json, sys
 m = {}
 for f in sys.argv[1:3]:
     for x in json.load(open(f))["results"]:
         m[x["command"]] = x["median"]
-print()
+print("| ratio of medians | value |")
+print("| --- | ---: |")
 for n in (1000, 10000):
-    c, e, f = m[f"compile {n}"], m[f"edited {n}"], m[f"floor {n}"]
-    print(f"{n:6} tools: compile median {c:7.2f} s  edited {e:7.2f} s  floor {f:7.2f} s  compile / floor {c/f:5.2f}  edited / floor {e/f:5.2f}")
-print(f"10,000 / 1,000 tools: compile {m['compile 10000']/m['compile 1000']:.1f}x, edited {m['edited 10000']/m['edited 1000']:.1f}x, floor {m['floor 10000']/m['floor 1000']:.1f}x (linear: 10x)")
+    print(f"| compile {n} / floor {n} | {m[f'compile {n}']/m[f'floor {n}']:.2f}× |")
+    print(f"| edited {n} / floor {n} | {m[f'edited {n}']/m[f'floor {n}']:.2f}× |")
+for k in ("compile", "edited", "floor"):
+    print(f"| {k} 10000 / {k} 1000 (linear: 10×) | {m[f'{k} 10000']/m[f'{k} 1000']:.1f}× |")
+print()
+print("| tools | compile CPU [s] | compile peak RSS [MB] | edited CPU [s] | edited peak RSS [MB] | artifact files | artifact [MB] |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for line in open(sys.argv[3]):
-    n, cpu, faults, kb, ecpu, efaults, ekb, files, mb = line.split()
-    print(f"{n:>6} tools: compile CPU {float(cpu):5.2f} s, {faults} page faults, peak resident {int(kb)/1024:4.0f} MB; "
-          f"edited CPU {float(ecpu):5.2f} s, {efaults} page faults, peak resident {int(ekb)/1024:4.0f} MB; artifact {files} files, {mb} MB")
+    n, cpu, kb, ecpu, ekb, files, mb = line.split()
+    print(f"| {n} | {float(cpu):.2f} | {int(kb)/1024:.0f} | {float(ecpu):.2f} | {int(ekb)/1024:.0f} | {files} | {mb} |")
 PY
+} > "$tmp/body.md"
+bench_results "bench/compile.sh" "bench/compile.sh $runs" "$tmp/body.md"
+cat "$tmp/body.md"

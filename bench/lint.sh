@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark `jp-policy lint` against a hello-world Go binary in the same
-# hyperfine run, so the ratio is independent of the machine.
+# hyperfine run, so the ratio is independent of the machine, on the
+# README's install build (`go install ./cmd/...`; the hello-world and the
+# two binaries below are built the same way, with no flags). Writes its
+# section of bench/RESULTS.md.
 #
 #   bench/lint.sh [WORKSPACE]     (ROUNDS=5 hyperfine rounds of 30 runs)
 #
@@ -9,32 +12,29 @@
 # ../shared/fixtures/jp-upstream: ~100 files through extends; on a fresh
 # clone without it, the project's testdata/fixtures/jp-layout), and
 # generated workspaces with access rules on 20 and 40 tools, so both the
-# loader and the rules are measured; it prints each median as a ratio of
-# the hello-world's (the goal: lint on 20 tools <= 2.0x). Installs
-# hyperfine with apt-get if missing.
+# loader and the rules are measured; it reports each median as a ratio of
+# the hello-world's. Installs hyperfine with apt-get if missing.
 #
 # Two more binaries, built through `go build -overlay` so no file is added
 # to the repository, show where the time goes (docs/lint.md):
 #   - "jp-policy start": the same jp-policy binary whose main returns at
-#     once: the runtime start of the 12 MB binary plus every package init,
-#     the floor of any jp-policy command;
+#     once: the runtime start of the binary plus every package init, the
+#     floor of any jp-policy command;
 #   - "lint-only": lint's own code (cmd/jp-policy's cmd_lint.go and the
 #     files it uses) in a binary of its own, what a separate lint binary
 #     would cost ("lint-only start" is its floor).
-# With perf installed it also prints each command's page faults, the unit
-# this VM's CPU time follows (~35 us per fault).
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/results.sh"
+repo=$bench_repo
+BENCH_MACHINE=$(bench_machine)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if ! command -v hyperfine >/dev/null; then
-  apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
-fi
-
-gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
-(cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
+bench_need hyperfine hyperfine
+gobuild() { go build "$@"; }
+bench_install "$tmp"
+BENCH_BUILD=$(bench_build_desc "$tmp/jp-policy")
 
 # The floor of the full binary: main returns before parsing anything.
 mkdir -p "$tmp/floor"
@@ -119,7 +119,7 @@ import "fmt"
 
 func main() { fmt.Println("hello, world") }
 GO
-(cd "$tmp/hello" && go mod init hello >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/hello-world" .)
+(cd "$tmp/hello" && go mod init hello >/dev/null 2>&1 && go build -o "$tmp/hello-world" .)
 
 upstream=${1:-$repo/../shared/fixtures/jp-upstream}
 if [ ! -d "$upstream/.jp" ]; then
@@ -127,48 +127,8 @@ if [ ! -d "$upstream/.jp" ]; then
   upstream=$repo/testdata/fixtures/jp-layout
 fi
 
-# Workspaces with N local tools, each with fs/net/env/config rules, a
-# .env file and a git directory, so every rule has work to do.
-gen() { # gen N DIR
-ws=$2
-mkdir -p "$ws/.jp" "$ws/src" "$ws/.git"
-echo "X=1" > "$ws/.env"
-for i in $(seq 1 200); do echo "// $i" > "$ws/src/f$i.rs"; done
-{
-  for i in $(seq 1 "$1"); do
-    cat <<TOML
-[conversation.tools.tool_$i]
-source = "local"
-run = "ask"
-
-[[conversation.tools.tool_$i.access.fs]]
-path = "."
-read = true
-
-[[conversation.tools.tool_$i.access.fs]]
-path = "src"
-read = true
-write = true
-
-[[conversation.tools.tool_$i.access.net]]
-host = "api.github.com"
-scheme = "https"
-allow = true
-
-[[conversation.tools.tool_$i.access.env]]
-name = "GITHUB_*"
-read = true
-
-[[conversation.tools.tool_$i.access.config]]
-path = "conversation.tools.*.run"
-read = true
-
-TOML
-  done
-} > "$ws/.jp/config.toml"
-}
-gen 20 "$tmp/ws20"
-gen 40 "$tmp/ws40"
+bench_lint_ws "$tmp/ws20" 20
+bench_lint_ws "$tmp/ws40" 40
 
 export HOME="$tmp/home" JP_GLOBAL_CONFIG_DIR="$tmp/home/.config/jp" JP_USER_DATA_DIR="$tmp/home/.local/share/jp" NO_COLOR=1
 mkdir -p "$HOME"
@@ -191,26 +151,21 @@ cmp <("$tmp/jp-policy" lint --workspace "$tmp/ws20") <("$tmp/lint-only" lint --w
 . "$repo/bench/rounds.sh"
 hyperfine_rounds "$tmp/result.json" "${ROUNDS:-5}" 30 5 "${cmds[@]}"
 
-python3 - "$tmp/result.json" <<'PY'
+{
+  echo "${ROUNDS:-5} hyperfine rounds of 30 runs per command (bench/rounds.sh; each round in its own order):"
+  echo
+  bench_table "$tmp/result.json" ms
+  echo
+  python3 - "$tmp/result.json" <<'PY'
 import json, sys
 res = json.load(open(sys.argv[1]))["results"]
-m = {x["command"]: x["median"] * 1e3 for x in res}
-print()
-for k, v in m.items():
-    print(f"{k:28} median {v:7.2f} ms  / hello-world {v / m['hello-world']:5.2f}")
-r = {x["command"]: x["round_medians"] for x in res}
-print("lint 20 tools / hello-world by round: " + " ".join(f"{a / b:.2f}" for a, b in zip(r["lint 20 tools"], r["hello-world"])))
+m = {x["command"]: x["median"] for x in res}
+print("| ratio of medians | value |")
+print("| --- | ---: |")
+for k in m:
+    if k != "hello-world":
+        print(f"| {k} / hello-world | {m[k] / m['hello-world']:.2f}× |")
 PY
-
-if command -v perf >/dev/null && perf stat -e page-faults true >/dev/null 2>&1; then
-  echo
-  echo "page faults (perf stat -r 20):"
-  i=0
-  while [ $i -lt ${#cmds[@]} ]; do
-    name=${cmds[$((i + 1))]} cmd=${cmds[$((i + 2))]}
-    # shellcheck disable=SC2086 # the command line is split on purpose
-    n=$(perf stat -r 20 -x, -e page-faults $cmd 2>&1 >/dev/null | awk -F, '/page-faults/ {print $1}')
-    printf '%-28s %6s faults\n' "$name" "$n"
-    i=$((i + 3))
-  done
-fi
+} > "$tmp/body.md"
+bench_results "bench/lint.sh" "bench/lint.sh${1:+ $1} (ROUNDS=${ROUNDS:-5})" "$tmp/body.md"
+cat "$tmp/body.md"

@@ -24,19 +24,20 @@
 # start-up of a hello-world-sized binary (`nsfloor -hello`), a Go parent
 # running bwrap as its stage 2 (the bound for a stage 2 without a Go
 # runtime), and the full jp-policy binary's start-up as a stage 2.
-# Linux only; needs unprivileged user namespaces. Also prints page faults
-# per run (perf stat), which on a VM with expensive faults is most of the
-# CPU time.
+# Every Go binary is built as the README installs jp-policy (`go build`
+# / `go install`, no flags). Writes its section of bench/RESULTS.md.
+# Linux only; needs unprivileged user namespaces.
 set -euo pipefail
 
 runs=${1:-300}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/results.sh"
+repo=$bench_repo
+BENCH_MACHINE=$(bench_machine)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-need() { command -v "$1" >/dev/null || apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }; }
-need hyperfine hyperfine
-need bwrap bubblewrap
+bench_need hyperfine hyperfine
+bench_need bwrap bubblewrap
 
 mkdir -p "$tmp/nsbench"
 cat > "$tmp/nsbench/main.go" <<'GO'
@@ -72,10 +73,14 @@ func main() {
 	os.Exit(code)
 }
 GO
-gobuild() { CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" "$@"; }
+gobuild() { go build "$@"; }
 printf '{"Replace":{"%s/internal/nsroot/internal/nsbench/main.go":"%s/nsbench/main.go"}}' "$repo" "$tmp" > "$tmp/nsbench/overlay.json"
 (cd "$repo" && gobuild -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
+# As installed (go install ./cmd/...).
+mkdir -p "$tmp/pair"
+bench_install "$tmp/pair"
+BENCH_BUILD=$(bench_build_desc "$tmp/pair/jp-policy")
 (cd "$repo" && gobuild -o "$tmp/nsfloor" bench/nsfloor/nsfloor.go)
 # The launcher alone as parent and stage 2 (what a lean exec binary runs).
 mkdir -p "$tmp/lean"
@@ -131,7 +136,6 @@ rule() { printf '\n[[conversation.tools.bench.access.fs]]\npath = "%s"\n' "$1"; 
   rule build read write
 } > "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
-
 # Sanity: every sandbox is real before we time it.
 for run in "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws" "$tmp/nsbench/nsbench $ws" "$tmp/nsfloor $ws"; do
   if $run /bin/sh -c 'echo x > /usr/nsroot-bench' 2>/dev/null; then echo "$run: / is writable; refusing to benchmark" >&2; exit 1; fi
@@ -153,40 +157,30 @@ rows=(
   'floor (nsfloor)' "$tmp/nsfloor $ws /bin/true"
   'nsroot (nsbench)' "$tmp/nsbench/nsbench $ws /bin/true"
   'launcher only, namespaced' "$tmp/lean/lean bench /bin/true"
-  'jp-policy exec, namespaced' "$tmp/jp-policy exec -t bench -- /bin/true"
+  'jp-policy exec, namespaced' "$tmp/pair/jp-policy exec -t bench -- /bin/true"
   'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
 )
 args=()
 for ((i = 0; i < ${#rows[@]}; i += 2)); do args+=(-n "${rows[i]}" "${rows[i+1]}"); done
 # -i: the last rows fail on purpose (stage 2 without its spec exits 127
 # right after the runtime and package inits, which is what it costs).
-hyperfine -N -i --warmup 30 --runs "$runs" --export-json "$tmp/result.json" "${args[@]}"
+hyperfine -N -i --warmup 30 --runs "$runs" --export-json "$tmp/result.json" "${args[@]}" >&2
 
-# Page faults per run, all processes of a run together (perf stat counts
-# children): a VM's faults are its CPU time.
-: > "$tmp/faults"
-if command -v perf >/dev/null; then
-  for ((i = 0; i < ${#rows[@]}; i += 2)); do
-    n=$(perf stat -x, -e page-faults -r 20 ${rows[i+1]} 2>&1 >/dev/null | awk -F, '/page-faults/ {print $1}' || true)
-    printf '%s\t%s\n' "${rows[i]}" "${n:-?}" >> "$tmp/faults"
-  done
-fi
-
-python3 - "$tmp/result.json" "$tmp/faults" <<'PY'
+{
+  echo "One hyperfine run, $runs runs per command, 30 warm-up runs (the two stage-2 rows exit 127 on purpose, right after start-up):"
+  echo
+  bench_table "$tmp/result.json" ms
+  echo
+  python3 - "$tmp/result.json" <<'PY'
 import json, sys
 res = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-faults = dict(l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if "\t" in l)
-# Medians: the mean of a few-ms command is at the mercy of any other load;
-# CPU time (user+sys) is the least load-sensitive figure.
-m = {k: v["median"] * 1e3 for k, v in res.items()}
-cpu = {k: (v["user"] + v["system"]) * 1e3 for k, v in res.items()}
-print()
-print(f"{'':30} {'median':>8} {'cpu':>8} {'faults':>7} {'/bwrap':>7} {'/floor':>7}")
+m = {k: v["median"] for k, v in res.items()}
+cpu = {k: v["user"] + v["system"] for k, v in res.items()}
+print("| row | / bwrap (median) | / bwrap (CPU) | / floor (median) |")
+print("| --- | ---: | ---: | ---: |")
 for k in res:
-    print(f"{k:30} {m[k]:6.2f}ms {cpu[k]:6.2f}ms {faults.get(k, '-'):>7} {m[k]/m['bwrap']:7.2f} {m[k]/m['floor (nsfloor)']:7.2f}")
-print()
-print(f"floor / bwrap = {m['floor (nsfloor)']/m['bwrap']:.2f} (median), {cpu['floor (nsfloor)']/cpu['bwrap']:.2f} (cpu)")
-print(f"go parent + bwrap / bwrap = {m['go parent + bwrap']/m['bwrap']:.2f}: a stage 2 without a Go runtime, under a Go parent")
-for k in ('nsroot (nsbench)', 'launcher only, namespaced', 'jp-policy exec, namespaced'):
-    print(f"{k} / floor = {m[k]/m['floor (nsfloor)']:.2f}, / bwrap = {m[k]/m['bwrap']:.2f}")
+    print(f"| {k} | {m[k]/m['bwrap']:.2f}× | {cpu[k]/cpu['bwrap']:.2f}× | {m[k]/m['floor (nsfloor)']:.2f}× |")
 PY
+} > "$tmp/body.md"
+bench_results "bench/nsroot.sh" "bench/nsroot.sh $runs" "$tmp/body.md"
+cat "$tmp/body.md"

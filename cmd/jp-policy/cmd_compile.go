@@ -49,11 +49,11 @@ type compileJSONTool struct {
 const compileListMax = 20
 
 // compileMemoryLimit is compile's soft memory limit (GOMEMLIMIT
-// overrides it). At 224 MiB a 10,000-tool compile, whose live heap peaks
-// near 210 MB while the config is parsed and merged, collected back to
-// back for a second of CPU; at 256 MiB its peak resident memory is the
-// same (268 MB: the live heap sets it, docs/compile.md) with less
-// collecting.
+// overrides it). It leaves room above the live heap of a large compile
+// (the parse tree and the merged tools, live together while the config is
+// parsed and merged), so the collector does not run back to back; the
+// peak resident memory is set by the live heap either way
+// (docs/compile.md).
 const compileMemoryLimit = 256 << 20
 
 // Run compiles and reports what was written.
@@ -74,19 +74,18 @@ func (c *CompileCmd) Run(g *Globals) error {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// A soft ceiling instead of the collector's default of twice the
-		// live heap: parsing and merging a 10,000-tool config holds about
-		// 210 MB at once, and the default let the heap grow far past 300
-		// MB before collecting (docs/compile.md). Smaller workspaces never
+		// live heap: parsing and merging a large config holds its parse
+		// tree and the merged tools at once, and the default lets the heap
+		// grow to twice that before collecting (docs/compile.md). Smaller workspaces never
 		// get near it; larger ones collect more often rather than grow.
 		debug.SetMemoryLimit(compileMemoryLimit)
 	}
 	if os.Getenv("GOGC") == "" {
 		// Under that ceiling, collect when the heap triples rather than
-		// doubles: a 10,000-tool compile spent an eighth of its CPU
-		// marking the same live tools over and over (0.8 s less with
-		// this, the same peak, since the ceiling holds it), and a
-		// 1,000-tool one costs the same either way (fewer collections,
-		// a few thousand more page faults).
+		// doubles: a large compile otherwise spends much of its CPU
+		// marking the same live tools over and over, and the ceiling
+		// keeps the peak where it was; a small one costs the same
+		// either way.
 		debug.SetGCPercent(200)
 	}
 	res, out, err := compileReviewed(g, opts, rv)

@@ -12,7 +12,7 @@ import (
 // exec's exit codes follow env(1), timeout(1), chroot(8) and docker run:
 // the command's own status passes through (a signal as 128+n, the shell's
 // convention), so jp-policy's own outcomes take the codes a command rarely
-// uses. The README's exit-code table documents them.
+// uses. docs/commands.md documents them.
 const (
 	// exitRefused: jp-policy itself refused or failed (bad flags, no or
 	// stale artifact, unknown or disabled tool, command not allowed, a

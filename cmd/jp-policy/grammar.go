@@ -7,7 +7,7 @@ import (
 
 // Why: kong builds its model of the whole CLI by reflection before it
 // reads an argument, and that model (13 commands, their flags, their help
-// interpolated) costs about 2 ms of a process's life, more than lint's own
+// interpolated) costs more of a short process's life than lint's own
 // work on a small workspace. When the first argument names a command, a
 // grammar holding only that command is built instead: the same struct
 // fields with the same tags, so flags, help and errors are kong's own.

@@ -13,8 +13,8 @@ import (
 // BenchmarkLint20Tools is `jp-policy lint` in process on bench/lint.sh's
 // 20-tool workspace (fs, net, env and config rules per tool, 200 files, a
 // .env file): load, rules, text report. Run it with -benchmem: a short
-// lint never collects garbage, so its allocated bytes are fresh heap
-// pages, which is what its page faults follow (docs/lint.md).
+// lint never collects garbage, so every allocated byte is fresh memory
+// the process touches for the first time (docs/lint.md).
 func BenchmarkLint20Tools(b *testing.B) {
 	ws := b.TempDir()
 	var cfg strings.Builder

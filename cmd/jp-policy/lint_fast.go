@@ -10,8 +10,8 @@ import (
 
 // parseLintFast parses `jp-policy lint` arguments without kong, for the
 // same reason exec has parseExecFast: kong builds its model by reflection
-// before it reads an argument, about 60 of the ~650 page faults of a lint
-// run (docs/lint.md, "Where lint's time goes"), and lint runs in
+// before it reads an argument, a large share of a short lint run
+// (docs/lint.md, "Where lint's time goes"), and lint runs in
 // pre-commit hooks and editors on every save. It accepts only lines it
 // understands in full: each known flag at most once, as --flag,
 // --flag=value, --flag value, or -w/-q; --color; values kong would accept

@@ -14,7 +14,7 @@ import (
 // version is set with -ldflags "-X main.version=..." by release builds.
 var version = "0.1.0-dev"
 
-// Exit codes shared by every subcommand (the README documents them).
+// Exit codes shared by every subcommand (docs/commands.md documents them).
 const (
 	exitOK     = 0
 	exitFail   = 1 // lint errors, a denied check (exec: exitcodes.go)

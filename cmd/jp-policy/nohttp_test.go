@@ -8,10 +8,10 @@ import (
 )
 
 // notLinked are packages jp-policy must not link on any platform.
-// net/http (with crypto/tls, x509, mime and http2's tables) costs every
-// command about 76 page faults and 3.5 ms at start on the build VM, for
-// nothing but the namespaced exec path's proxy, which has its own
-// HTTP/1.1 front end (internal/netproxy, docs/netproxy.md).
+// net/http (with crypto/tls, x509, mime and http2's tables) would add its
+// initialisation to every command's start-up, for nothing but the
+// namespaced exec path's proxy, which has its own HTTP/1.1 front end
+// (internal/netproxy, docs/netproxy.md).
 var notLinked = []string{"net/http", "crypto/tls", "crypto/x509", "mime/multipart"}
 
 // TestNoNetHTTP keeps net/http and crypto/tls out of jp-policy on every

@@ -72,7 +72,7 @@ func GrantsFile(dataDir, root, artifactPath string) string {
 // artifact's staleness inputs. reviewedSHA256, when not "", is the hash of
 // the record reviewed encodes to (ReviewedHasher): when the record beside
 // the pin already holds exactly those bytes it is kept, not encoded and
-// written again (for 10,000 tools it is 17 MB of JSON). A crash between
+// written again (it grows with the number of tools). A crash between
 // the two writes leaves the old pin, which no longer matches the grants
 // file's hash and so is read as having no record (ReadReviewed falls back
 // to the pinned policy.json).

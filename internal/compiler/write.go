@@ -79,8 +79,8 @@ func marshalEntry(t *artifact.Tool) ([]byte, error) {
 	return bytes.TrimSuffix(b, []byte("\n")), err
 }
 
-// Why policy.json is stitched: encoded whole, a 10,000-tool policy.json
-// (about 200 MB) is built in memory twice over (encoding/json indents a
+// Why policy.json is stitched: encoded whole, a large workspace's
+// policy.json is built in memory twice over (encoding/json indents a
 // compact copy) on one core. Its "tools" object is instead assembled from
 // entries the emit workers encode in parallel, and streamed in name order
 // to the file, byte for byte what encoding the whole would give

@@ -172,10 +172,10 @@ func (ld *loader) emit(ds ...diag.Diagnostic) {
 }
 
 // emitValidation validates a layer. It runs inline: validation is cheap
-// (BenchmarkValidate: ~0.2 ms for a 200-tool layer), and a goroutine per
-// layer cost more than it saved: its stack grows to 32 KB and each new
-// page is a page fault (~35 µs on the development VM), and on the 2-core
-// machines lint runs on the other core is rarely idle (docs/lint.md).
+// (BenchmarkValidate), and a goroutine per layer costs more than it
+// saves: its stack grows, each new page is memory touched for the first
+// time, and on small machines the other core is rarely idle
+// (docs/lint.md).
 func (ld *loader) emitValidation(root *tomlpos.Node) {
 	ld.pending = append(ld.pending, schema.Validate(root)...)
 }

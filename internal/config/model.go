@@ -132,8 +132,9 @@ type Replacement struct {
 // Keys lists each key written inside a rule with the span of its value, as
 // the parser recorded it, so a diagnostic can underline `"/etc"` in
 // `path = "/etc"` rather than the whole table. A list rather than a map:
-// a rule has a handful of keys and a large config 100,000 rules, for
-// which maps were 70 MB of a 10,000-tool compile's memory.
+// a rule has a handful of keys and a large config many thousands of
+// rules, for which a map each would be a large share of a compile's
+// memory.
 type Keys []Key
 
 // Key is one key of a rule and the span of its value.

@@ -12,7 +12,7 @@ import (
 // walkTreeDirents is walkTree reading each directory with getdents into
 // one reused buffer, listing what filepath.WalkDir would list in the same
 // order. WalkDir allocates a DirEntry, a name and a joined path for every
-// entry; on a short-lived process each fresh heap page is a page fault
+// entry; a short-lived process pays for every fresh heap page it touches
 // (docs/lint.md), and the walk of a workspace's files is the part of lint
 // that grows with the repository. Here an entry costs only the key string
 // kept for a file. ok is false when dir is not a directory that can be

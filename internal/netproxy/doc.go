@@ -17,8 +17,8 @@
 //
 // HTTP is spoken by the package's own reader and writer (head.go,
 // body.go, http.go), not net/http: linking net/http (and crypto/tls,
-// x509, mime) cost every jp-policy command ~60-80 page faults at start
-// for this proxy alone (docs/netproxy.md, "The HTTP front end"). The
+// x509, mime) would add its initialisation to every jp-policy command's
+// start-up for this proxy alone (docs/netproxy.md, "The HTTP front end"). The
 // reader is stricter than net/http wherever a lenient reading could let
 // the proxy and the server behind it frame a message differently (bare
 // LF, obs-fold, Content-Length with Transfer-Encoding, repeated

@@ -15,8 +15,7 @@ var errListenAddr = errors.New("not an IPv4 address and port (a.b.c.d:port)")
 // listens on the proxy's loopback address inside a network namespace
 // that has nothing else, so IPv6 is not taken. Not netip itself: its
 // package initialiser runs on every start of a binary that links it, and
-// stage 2 is linked into jp-policy-exec, whose every start it cost about
-// 7 page faults (docs/exec.md).
+// stage 2 is linked into jp-policy-exec, so every tool call would pay it.
 func parseListenAddr(s string) (ip [4]byte, port uint16, err error) {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {

@@ -26,7 +26,7 @@ type Child struct {
 	// as files: net.FileListener makes each a net.Listener. nsroot does
 	// not link package net itself, because its stage 2 runs in
 	// jp-policy-exec, which would otherwise initialise net (and
-	// net/netip) on every start: about 7 page faults a run.
+	// net/netip) on every start.
 	Listeners []*os.File
 	// Files are the descriptors stage 2's Finalize hook handed back with
 	// SendFile, by name.
@@ -245,8 +245,8 @@ func startError(err error) error {
 func (c *Child) receive(sock *os.File) error {
 	fd := int(sock.Fd())
 	// Messages are small (usually "R" alone): a page, grown for a longer
-	// one (a placeholder path, an error). A 64 KiB buffer cost 16 page
-	// faults on every run.
+	// one (a placeholder path, an error), rather than a large buffer
+	// whose pages every run would touch.
 	buf := make([]byte, 4096)
 	oob := make([]byte, unix.CmsgSpace(4))
 	ready := false

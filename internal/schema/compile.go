@@ -66,8 +66,8 @@ type schemaNode struct {
 
 // pattern is a "pattern" keyword's regular expression, compiled on first
 // use: most configs never reach the few strings the schema constrains
-// with one, and compiling costs a start-up page faults (compileSchema has
-// already checked that src compiles).
+// with one, and compiling one allocates fresh memory at start-up
+// (compileSchema has already checked that src compiles).
 type pattern struct {
 	src  string
 	once sync.Once
@@ -83,9 +83,10 @@ func (p *pattern) MatchString(s string) bool {
 }
 
 // knownPattern returns a hand-written matcher for the patterns of the
-// built-in schema, or nil. Compiling one of them allocated ~9 kB (a tool
-// `source` or an env rule `name` in any config reaches one), and lint
-// runs where each fresh heap page is a page fault (docs/lint.md).
+// built-in schema, or nil. Compiling one of them allocates more than the
+// rest of a small lint's validation (a tool `source` or an env rule
+// `name` in any config reaches one), and lint is a short-lived process
+// whose cost follows the fresh memory it touches (docs/lint.md).
 // FuzzKnownPatterns checks each against regexp, which stays the matcher
 // of every other pattern.
 func knownPattern(src string) func(string) bool {
@@ -167,10 +168,9 @@ type compiledSchema struct {
 // loadSchema returns the compiled schema. It does not decode schema.json:
 // builtinSchema (builtin_schema.go) is compileSchema's result written out
 // as Go by TestBuiltinSchemaUpToDate, which fails when schema.json and
-// the generated file disagree. Decoding and compiling the JSON cost every
-// lint, compile and check run about 80 page faults (~2.5 ms on a machine
-// where a fault costs 35 µs); the generated nodes are static data the
-// linker lays out, so nothing runs to build them.
+// the generated file disagree. Decoding and compiling the JSON would be
+// paid by every lint, compile and check run; the generated nodes are
+// static data the linker lays out, so nothing runs to build them.
 func loadSchema() (*compiledSchema, error) { return builtinSchema(), nil }
 
 // keysAt lists, sorted, the properties of the subschema at loc (a JSON

@@ -107,9 +107,9 @@ func (e *evaluator) eval(s *schemaNode, v *tomlpos.Node) {
 
 // eval, object and child recurse once per level of the config, so they
 // keep small frames: the leaf checks and the failure messages (fmt's
-// argument arrays) live in functions of their own. They were 0x228 bytes
-// a level, and the stack a deep config needs is memory the process
-// touches, a page fault per new page (docs/lint.md).
+// argument arrays) live in functions of their own. The stack a deep
+// config needs is memory a short-lived process touches for the first
+// time (docs/lint.md).
 
 //go:noinline
 func (e *evaluator) failType(s *schemaNode, v *tomlpos.Node) {

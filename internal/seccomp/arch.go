@@ -16,9 +16,8 @@ type Arch struct {
 	// Calls are the system calls the filter may name, with their numbers;
 	// calls the architecture does not have (chmod on arm64) are absent.
 	// A list, not a map: a map literal is built by the package's
-	// initialiser in every binary that links seccomp (7 KB of heap and
-	// about 4 page faults on each jp-policy-exec start), a list of
-	// constants is data the linker lays out.
+	// initialiser in every binary that links seccomp, on every start;
+	// a list of constants is data the linker lays out.
 	Calls []Call
 }
 

@@ -60,10 +60,10 @@ func SkipBOMs(data []byte) int {
 // scratch is what parses reuse, one document after another: go-toml's
 // parser (its AST buffer grows to the largest document), the key-part
 // buffer and one string per distinct key name. A workspace repeats the
-// same keys (path, read, write) in every rule of every file, and each
-// fresh heap page is a page fault on a short-lived process (docs/lint.md):
-// JP's own config, ~100 files, allocated 260 kB of AST buffers alone.
-// Nothing in a returned tree points into it.
+// same keys (path, read, write) in every rule of every file, and a
+// short-lived process pays for every fresh heap page it touches
+// (docs/lint.md); a config of many files would otherwise allocate a
+// parser buffer per file. Nothing in a returned tree points into it.
 type scratch struct {
 	p     unstable.Parser
 	parts []keyPart
