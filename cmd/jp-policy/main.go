@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
@@ -70,12 +71,14 @@ type CLI struct {
 	Unmount   UnmountCmd   `cmd:"" help:"Remove a mount: its symlink, approval and rules."`
 	Approvals ApprovalsCmd `cmd:"" help:"List, approve or revoke external mount targets."`
 	URI       URICmd       `cmd:"" name:"uri" help:"Print the attachment URI of a path (RFD D03)."`
+	Learn     LearnCmd     `cmd:"" help:"Run a command observed and propose the least access it needs."`
 
 	Completion CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 }
 
 func main() {
 	nsroot.Stage2Main() // returns unless this is the sandbox's re-exec (internal/nsroot)
+	learn.StubMain()    // returns unless this is learn's re-exec (internal/learn)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -225,3 +225,14 @@ func relUnderKey(dir, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// WorkspacePoints are the workspace-relative paths JP116 reports a write
+// grant on (JP's own config, the .jp.toml layers, git's hooks and
+// config), for `jp-policy learn`, which keeps its proposals off them.
+func WorkspacePoints(l *config.Loaded) []string {
+	var out []string
+	for _, e := range workspacePoints(l) {
+		out = append(out, e.key)
+	}
+	return out
+}

@@ -1,6 +1,10 @@
 package landlock
 
-import "github.com/jp-policy/jp-policy/internal/emit"
+import (
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/emit"
+)
 
 // baselineGroup is one named part of the system baseline: the grants any
 // ordinary program needs before it does anything the policy is about
@@ -125,4 +129,19 @@ func baselineClauses() []emit.Clause {
 		out = append(out, c)
 	}
 	return out
+}
+
+// BaselineRights is the union of the baseline's rights on the absolute
+// path p: those of every baseline entry that is p or a directory above
+// it. learn asks it so that it proposes nothing the baseline grants.
+func BaselineRights(p string) Rights {
+	var r Rights
+	for _, g := range baseline {
+		for _, b := range g.paths {
+			if p == b.path || strings.HasPrefix(p, b.path+"/") {
+				r |= b.rights
+			}
+		}
+	}
+	return r
 }

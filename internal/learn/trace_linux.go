@@ -1,0 +1,655 @@
+//go:build linux
+
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+)
+
+// foreignABI is the SECCOMP_RET_DATA of a traced call of another ABI.
+const foreignABI = 1
+
+// stubMarker is argv[1] of the re-exec that installs the trace filter
+// and execs the command (StubMain).
+const stubMarker = "__jp-policy-learn-stub__"
+
+// kind is how the tracer reads one traced system call.
+type kind uint8
+
+const (
+	kOpen kind = iota + 1
+	kOpenat
+	kOpenat2
+	kCreat
+	kExecve
+	kExecveat
+	kMkdir
+	kMkdirat
+	kMknod
+	kMknodat
+	kUnlink
+	kUnlinkat
+	kRmdir
+	kRename
+	kRenameat
+	kRenameat2
+	kLink
+	kLinkat
+	kSymlink
+	kSymlinkat
+	kTruncate
+	kChmod
+	kFchmodat
+	kChown
+	kLchown
+	kFchownat
+	kUtimes
+	kUtimensat
+	kConnect
+	kSendto
+	kSendmsg
+	kSendmmsg
+)
+
+type call struct {
+	nr   uint64
+	kind kind
+}
+
+// commonCalls exist on both architectures.
+var commonCalls = []call{
+	{unix.SYS_OPENAT, kOpenat},
+	{unix.SYS_OPENAT2, kOpenat2},
+	{unix.SYS_EXECVE, kExecve},
+	{unix.SYS_EXECVEAT, kExecveat},
+	{unix.SYS_MKDIRAT, kMkdirat},
+	{unix.SYS_MKNODAT, kMknodat},
+	{unix.SYS_UNLINKAT, kUnlinkat},
+	{unix.SYS_RENAMEAT, kRenameat},
+	{unix.SYS_RENAMEAT2, kRenameat2},
+	{unix.SYS_LINKAT, kLinkat},
+	{unix.SYS_SYMLINKAT, kSymlinkat},
+	{unix.SYS_TRUNCATE, kTruncate},
+	{unix.SYS_FCHMODAT, kFchmodat},
+	{unix.SYS_FCHOWNAT, kFchownat},
+	{unix.SYS_UTIMENSAT, kUtimensat},
+	{unix.SYS_CONNECT, kConnect},
+	{unix.SYS_SENDTO, kSendto},
+	{unix.SYS_SENDMSG, kSendmsg},
+	{unix.SYS_SENDMMSG, kSendmmsg},
+}
+
+func callKinds() map[uint64]kind {
+	m := make(map[uint64]kind, len(commonCalls)+len(archCalls))
+	for _, c := range append(append([]call(nil), commonCalls...), archCalls...) {
+		m[c.nr] = c.kind
+	}
+	return m
+}
+
+// Supported reports whether this build can observe a command.
+func Supported() error {
+	if auditArch == 0 {
+		return fmt.Errorf("learn is built for linux/amd64 and linux/arm64, not linux/%s", runtime.GOARCH)
+	}
+	return nil
+}
+
+// traceProgram is the stub's seccomp filter: SECCOMP_RET_TRACE for every
+// call the tracer reads, for any call of a foreign architecture or ABI
+// (so none slips past unseen), SECCOMP_RET_ALLOW for the rest.
+func traceProgram() ([]bpf.RawInstruction, error) {
+	const (
+		retTrace = 0x7ff00000
+		retAllow = 0x7fff0000
+	)
+	calls := append(append([]call(nil), commonCalls...), archCalls...)
+	// seccomp_data: nr (u32) at 0, arch (u32) at 4.
+	// A call of another ABI is traced with data 1: the tracer cannot read
+	// its arguments with this ABI's numbers, so it reports the run as
+	// not fully observed.
+	prog := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
+		bpf.RetConstant{Val: retTrace | foreignABI},
+		bpf.LoadAbsolute{Off: 0, Size: 4},
+	}
+	if x32Bit != 0 {
+		prog = append(prog,
+			bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: x32Bit, SkipTrue: 1},
+			bpf.RetConstant{Val: retTrace | foreignABI})
+	}
+	for i, c := range calls {
+		// Jump to the shared RET_TRACE after the list on a match.
+		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(c.nr), SkipTrue: uint8(len(calls) - i)})
+	}
+	prog = append(prog, bpf.RetConstant{Val: retAllow}, bpf.RetConstant{Val: retTrace})
+	return bpf.Assemble(prog)
+}
+
+// StubMain runs the stub when this process is one and never returns
+// then; otherwise it returns at once. Call it first thing in main.
+func StubMain() {
+	if len(os.Args) < 3 || os.Args[1] != stubMarker {
+		return
+	}
+	// The filter belongs to the thread that installs it; that thread
+	// execs the command.
+	runtime.LockOSThread()
+	err := stub(os.Args[2:])
+	fmt.Fprintf(os.Stderr, "jp-policy learn: %v\n", err)
+	os.Exit(127)
+}
+
+func stub(argv []string) error {
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	prog, err := traceProgram()
+	if err != nil {
+		return err
+	}
+	if err := seccomp.Install(prog); err != nil {
+		return err
+	}
+	return unix.Exec(path, argv, os.Environ())
+}
+
+// Result is how an observed run ended.
+type Result struct {
+	// ExitCode is the command's status as a shell reports it: the code,
+	// or 128+n for signal n.
+	ExitCode int
+	Obs      Observations
+	// ForeignABI is set when the command made system calls of another
+	// ABI (x32, or i386 through int 0x80), whose arguments learn does not
+	// read: the proposal may then miss what those calls did.
+	ForeignABI bool
+}
+
+// pending is a traced call between its entry and its exit.
+type pending struct {
+	kind  kind
+	fa    []FileAccess // recorded if the call succeeds
+	conn  *Connect
+	dnsFD int  // connect to port 53: the socket is a resolver's
+	exist bool // mkdir: EEXIST counts as the directory it would create
+}
+
+// tracer is the state of one observed run. Every method runs on the one
+// locked OS thread that started the command: ptrace requests must come
+// from the tracer thread.
+type tracer struct {
+	kinds   map[uint64]kind
+	pending map[int]*pending
+	known   map[int]bool // tids seen
+	dnsFDs  map[[2]int]bool
+	names   map[string]bool // DNS names queried
+	obs     Observations
+	dirs    map[string]string // directory as named -> canonical
+	foreign bool              // a call of another ABI was made
+}
+
+// Run starts argv in dir with env, observed, and returns what it did
+// once it and every process it started have ended.
+func Run(argv []string, dir string, env []string) (*Result, error) {
+	if err := Supported(); err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("no command")
+	}
+	// Signals the terminal sends go to the command; the tracer stays to
+	// report what it did.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	// The stub is this binary again, named as it was invoked (a binary
+	// that dispatches on its name, as a test binary does, finds its way).
+	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...), &syscall.ProcAttr{
+		Dir:   dir,
+		Env:   env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Ptrace: true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	t := &tracer{
+		kinds:   callKinds(),
+		pending: map[int]*pending{},
+		known:   map[int]bool{pid: true},
+		dnsFDs:  map[[2]int]bool{},
+		names:   map[string]bool{},
+		dirs:    map[string]string{},
+	}
+	// The stub stops at its own execve (PTRACE_TRACEME).
+	var ws unix.WaitStatus
+	if _, err := wait4(pid, &ws); err != nil {
+		return nil, err
+	}
+	if !ws.Stopped() {
+		return nil, fmt.Errorf("the observed command did not start (status %v)", ws)
+	}
+	opts := unix.PTRACE_O_TRACESECCOMP | unix.PTRACE_O_TRACEFORK | unix.PTRACE_O_TRACEVFORK |
+		unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_TRACESYSGOOD | unix.PTRACE_O_EXITKILL
+	if err := unix.PtraceSetOptions(pid, opts); err != nil {
+		unix.Kill(pid, unix.SIGKILL)
+		return nil, fmt.Errorf("ptrace(PTRACE_SETOPTIONS): %w", err)
+	}
+	if err := unix.PtraceCont(pid, 0); err != nil {
+		unix.Kill(pid, unix.SIGKILL)
+		return nil, fmt.Errorf("ptrace(PTRACE_CONT): %w", err)
+	}
+	code := -1
+	for {
+		tid, err := wait4(-1, &ws)
+		if errors.Is(err, unix.ECHILD) {
+			break
+		}
+		if err != nil {
+			unix.Kill(pid, unix.SIGKILL)
+			return nil, err
+		}
+		switch {
+		case ws.Exited() || ws.Signaled():
+			delete(t.pending, tid)
+			delete(t.known, tid)
+			if tid == pid {
+				if ws.Exited() {
+					code = ws.ExitStatus()
+				} else {
+					code = 128 + int(ws.Signal())
+				}
+			}
+		case ws.Stopped():
+			t.stop(tid, ws)
+		}
+	}
+	if code < 0 {
+		return nil, errors.New("lost the observed command's exit status")
+	}
+	t.resolveNames()
+	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
+}
+
+func wait4(pid int, ws *unix.WaitStatus) (int, error) {
+	for {
+		tid, err := unix.Wait4(pid, ws, unix.WALL, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		return tid, err
+	}
+}
+
+// stop handles one ptrace stop of tid and resumes it.
+func (t *tracer) stop(tid int, ws unix.WaitStatus) {
+	sig := ws.StopSignal()
+	resume := func(s int) {
+		if t.pending[tid] != nil {
+			unix.PtraceSyscall(tid, s)
+		} else {
+			unix.PtraceCont(tid, s)
+		}
+	}
+	if !t.known[tid] {
+		// A new thread or process, auto-attached; its first stop is the
+		// SIGSTOP ptrace sends it (which may come before its parent's
+		// event).
+		t.known[tid] = true
+		if sig == unix.SIGSTOP {
+			resume(0)
+			return
+		}
+	}
+	switch {
+	case sig == unix.SIGTRAP|0x80:
+		// Syscall-exit stop of a call we are reading.
+		t.exit(tid)
+		unix.PtraceCont(tid, 0)
+	case sig == unix.SIGTRAP && ws.TrapCause() == unix.PTRACE_EVENT_SECCOMP:
+		if data, err := unix.PtraceGetEventMsg(tid); err == nil && data == foreignABI {
+			t.foreign = true
+		} else {
+			t.enter(tid)
+		}
+		if t.pending[tid] != nil {
+			unix.PtraceSyscall(tid, 0)
+		} else {
+			unix.PtraceCont(tid, 0)
+		}
+	case sig == unix.SIGTRAP && ws.TrapCause() == unix.PTRACE_EVENT_EXEC:
+		// A thread other than the leader that execs takes the leader's
+		// id: its call in flight moves with it.
+		if former, err := unix.PtraceGetEventMsg(tid); err == nil && int(former) != tid {
+			if p := t.pending[int(former)]; p != nil {
+				t.pending[tid] = p
+				delete(t.pending, int(former))
+			}
+		}
+		resume(0)
+	case sig == unix.SIGTRAP && ws.TrapCause() > 0:
+		// Fork, vfork, clone: the new task is attached already.
+		if child, err := unix.PtraceGetEventMsg(tid); err == nil {
+			if !t.known[int(child)] {
+				// Its SIGSTOP is still to come.
+				t.known[int(child)] = false
+			}
+		}
+		resume(0)
+	case sig == unix.SIGSTOP && !t.known[tid]:
+		resume(0)
+	default:
+		// A signal for the command: deliver it.
+		resume(int(sig))
+	}
+}
+
+// regs reads tid's registers; false when the thread is gone.
+func regs(tid int) (unix.PtraceRegs, bool) {
+	var r unix.PtraceRegs
+	return r, unix.PtraceGetRegs(tid, &r) == nil
+}
+
+// enter reads a traced call at its entry and keeps what its exit needs.
+func (t *tracer) enter(tid int) {
+	r, ok := regs(tid)
+	if !ok {
+		return
+	}
+	k, ok := t.kinds[sysNr(&r)]
+	if !ok {
+		return
+	}
+	a := sysArgs(&r)
+	p := &pending{kind: k, dnsFD: -1}
+	fd := func(i int) int { return int(int32(a[i])) }
+	path := func(dirfd int, i int) (string, bool) {
+		s, err := readString(tid, a[i])
+		if err != nil || s == "" {
+			return "", false
+		}
+		return t.abs(tid, dirfd, s), true
+	}
+	at := unix.AT_FDCWD
+	switch k {
+	case kOpen, kOpenat, kOpenat2, kCreat:
+		var name string
+		var ok bool
+		var flags uint64
+		switch k {
+		case kOpen:
+			name, ok = path(at, 0)
+			flags = a[1]
+		case kCreat:
+			name, ok = path(at, 0)
+			flags = unix.O_CREAT | unix.O_WRONLY | unix.O_TRUNC
+		case kOpenat:
+			name, ok = path(fd(0), 1)
+			flags = a[2]
+		case kOpenat2:
+			name, ok = path(fd(0), 1)
+			flags = readU64(tid, a[2])
+		}
+		if !ok {
+			return
+		}
+		p.fa = openAccesses(t, name, flags)
+	case kExecve:
+		if name, ok := path(at, 0); ok {
+			p.fa = []FileAccess{{t.canon(name, true), OpExecute | OpRead}}
+		}
+	case kExecveat:
+		if name, ok := path(fd(0), 1); ok {
+			p.fa = []FileAccess{{t.canon(name, a[4]&unix.AT_SYMLINK_NOFOLLOW == 0), OpExecute | OpRead}}
+		}
+	case kMkdir, kMknod, kSymlink:
+		i := 0
+		if k == kSymlink {
+			i = 1
+		}
+		if name, ok := path(at, i); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
+		}
+		p.exist = k == kMkdir
+	case kMkdirat, kMknodat:
+		if name, ok := path(fd(0), 1); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
+		}
+		p.exist = k == kMkdirat
+	case kSymlinkat:
+		if name, ok := path(fd(1), 2); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpCreate}}
+		}
+	case kUnlink, kRmdir:
+		if name, ok := path(at, 0); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpDelete}}
+		}
+	case kUnlinkat:
+		if name, ok := path(fd(0), 1); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpDelete}}
+		}
+	case kRename, kRenameat, kRenameat2, kLink, kLinkat:
+		var from, to string
+		var ok1, ok2 bool
+		if k == kRename || k == kLink {
+			from, ok1 = path(at, 0)
+			to, ok2 = path(at, 1)
+		} else {
+			from, ok1 = path(fd(0), 1)
+			to, ok2 = path(fd(2), 3)
+		}
+		if !ok1 || !ok2 {
+			return
+		}
+		dst := t.canon(to, false)
+		toOp := OpCreate
+		if exists(dst, false) {
+			// Replacing an entry removes the old one.
+			toOp |= OpDelete | OpUpdate
+		}
+		p.fa = []FileAccess{{dst, toOp}}
+		if k == kRename || k == kRenameat || k == kRenameat2 {
+			p.fa = append(p.fa, FileAccess{t.canon(from, false), OpDelete})
+		} else {
+			p.fa = append(p.fa, FileAccess{t.canon(from, false), OpRead})
+		}
+	case kTruncate, kChmod, kChown, kUtimes:
+		if name, ok := path(at, 0); ok {
+			p.fa = []FileAccess{{t.canon(name, true), OpUpdate}}
+		}
+	case kLchown:
+		if name, ok := path(at, 0); ok {
+			p.fa = []FileAccess{{t.canon(name, false), OpUpdate}}
+		}
+	case kFchmodat, kFchownat, kUtimensat:
+		if a[1] == 0 {
+			return // utimensat(fd, NULL, ...): the descriptor's file, opened before
+		}
+		// fchmodat(2) has no flags argument: it always follows.
+		follow := true
+		switch k {
+		case kUtimensat:
+			follow = a[3]&unix.AT_SYMLINK_NOFOLLOW == 0
+		case kFchownat:
+			follow = a[4]&unix.AT_SYMLINK_NOFOLLOW == 0
+		}
+		if name, ok := path(fd(0), 1); ok {
+			p.fa = []FileAccess{{t.canon(name, follow), OpUpdate}}
+		}
+	case kConnect:
+		p.conn, p.dnsFD = t.sockaddr(tid, a[1], a[2])
+		if p.dnsFD == 1 {
+			p.dnsFD = fd(0)
+			p.conn = nil
+		}
+	case kSendto, kSendmsg, kSendmmsg:
+		t.dnsQuery(tid, k, fd(0), a)
+		return
+	}
+	if p.fa != nil || p.conn != nil || p.dnsFD >= 0 {
+		t.pending[tid] = p
+	}
+}
+
+// exit records tid's pending call if it succeeded.
+func (t *tracer) exit(tid int) {
+	p := t.pending[tid]
+	delete(t.pending, tid)
+	if p == nil {
+		return
+	}
+	r, ok := regs(tid)
+	if !ok {
+		return
+	}
+	ret := sysRet(&r)
+	switch {
+	case p.dnsFD >= 0:
+		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
+			t.dnsFDs[[2]int{tid, p.dnsFD}] = true
+		}
+	case p.conn != nil:
+		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
+			t.obs.Connects = append(t.obs.Connects, *p.conn)
+		}
+	default:
+		// mkdir of a directory that exists fails with EEXIST, and a run
+		// from a clean state would have created it (mkdir -p, makedirs).
+		if ret >= 0 || (p.exist && ret == -int64(unix.EEXIST)) {
+			t.obs.Files = append(t.obs.Files, p.fa...)
+		}
+	}
+}
+
+// openAccesses is what open(2) of name with flags asks for. O_PATH opens
+// read nothing; a write to a file that exists updates it, one that does
+// not creates it.
+func openAccesses(t *tracer, name string, flags uint64) []FileAccess {
+	if flags&unix.O_PATH != 0 {
+		return nil
+	}
+	follow := flags&unix.O_NOFOLLOW == 0 && flags&(unix.O_CREAT|unix.O_EXCL) != unix.O_CREAT|unix.O_EXCL
+	c := t.canon(name, follow)
+	var op Op
+	acc := flags & unix.O_ACCMODE
+	if acc == unix.O_RDONLY || acc == unix.O_RDWR {
+		op |= OpRead
+	}
+	if acc == unix.O_WRONLY || acc == unix.O_RDWR || flags&unix.O_TRUNC != 0 {
+		op |= OpUpdate
+	}
+	// O_CREAT says the program creates the file when it is missing, as it
+	// will be on a run from a clean state: the proposal must not depend on
+	// whether an earlier run left it behind.
+	if flags&unix.O_CREAT != 0 {
+		op |= OpCreate
+	}
+	if op == 0 {
+		return nil
+	}
+	return []FileAccess{{c, op}}
+}
+
+func exists(p string, follow bool) bool {
+	var st unix.Stat_t
+	if follow {
+		return unix.Stat(p, &st) == nil
+	}
+	return unix.Lstat(p, &st) == nil
+}
+
+// abs makes name absolute against the calling thread's working directory
+// or dirfd, lexically.
+func (t *tracer) abs(tid, dirfd int, name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	var base string
+	var err error
+	if dirfd == unix.AT_FDCWD {
+		base, err = os.Readlink("/proc/" + strconv.Itoa(tid) + "/cwd")
+	} else {
+		base, err = os.Readlink("/proc/" + strconv.Itoa(tid) + "/fd/" + strconv.Itoa(dirfd))
+	}
+	if err != nil || !filepath.IsAbs(base) {
+		return ""
+	}
+	return filepath.Join(base, name)
+}
+
+// readString reads a NUL-terminated string at addr in tid's memory, a
+// page at a time so that a string ending near an unmapped page is read.
+func readString(tid int, addr uint64) (string, error) {
+	if addr == 0 {
+		return "", errors.New("NULL")
+	}
+	const max = unix.PathMax
+	var out []byte
+	buf := make([]byte, 4096)
+	for len(out) < max {
+		n := 4096 - int(addr%4096)
+		local := []unix.Iovec{{Base: &buf[0]}}
+		local[0].SetLen(n)
+		remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: n}}
+		got, err := unix.ProcessVMReadv(tid, local, remote, 0)
+		if err != nil {
+			return "", err
+		}
+		for i := range got {
+			if buf[i] == 0 {
+				return string(append(out, buf[:i]...)), nil
+			}
+		}
+		out = append(out, buf[:got]...)
+		addr += uint64(got)
+	}
+	return "", errors.New("string too long")
+}
+
+func readBytes(tid int, addr uint64, n int) ([]byte, bool) {
+	if addr == 0 || n <= 0 || n > 1<<16 {
+		return nil, false
+	}
+	buf := make([]byte, n)
+	local := []unix.Iovec{{Base: &buf[0]}}
+	local[0].SetLen(n)
+	got, err := unix.ProcessVMReadv(tid, local, []unix.RemoteIovec{{Base: uintptr(addr), Len: n}}, 0)
+	if err != nil || got != n {
+		return nil, false
+	}
+	return buf, true
+}
+
+func readU64(tid int, addr uint64) uint64 {
+	b, ok := readBytes(tid, addr, 8)
+	if !ok {
+		return 0
+	}
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v
+}

@@ -1,0 +1,26 @@
+//go:build !linux
+
+package learn
+
+import (
+	"errors"
+	"runtime"
+)
+
+// Result is how an observed run ended.
+type Result struct {
+	ExitCode   int
+	Obs        Observations
+	ForeignABI bool
+}
+
+// Supported reports whether this build can observe a command.
+func Supported() error {
+	return errors.New("learn observes commands with ptrace and seccomp, which only Linux has (not " + runtime.GOOS + ")")
+}
+
+// StubMain returns: there is no stub off Linux.
+func StubMain() {}
+
+// Run refuses off Linux.
+func Run([]string, string, []string) (*Result, error) { return nil, Supported() }
