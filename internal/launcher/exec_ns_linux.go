@@ -26,8 +26,7 @@ import (
 // over narrowed paths; .git, .jp and .jp.toml
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
-// does, before it execs the command (package execcore's hook, so the lean
-// jp-policy-exec can be stage 2: Stage2Binary).
+// does, before it execs the command (stage2_linux.go).
 
 // execNamespaced runs p through nsroot and returns the command's status
 // as a *ChildExit (or the setup's failure).

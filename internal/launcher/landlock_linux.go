@@ -9,9 +9,8 @@ import (
 	"golang.org/x/net/bpf"
 )
 
-// The Landlock ruleset, the thread restriction and the final execve are
-// execcore's (shared with jp-policy-exec); the launcher turns a manifest
-// into execcore's Sandbox.
+// sandboxFor is the one place a manifest becomes a Sandbox (kernel bits);
+// buildRuleset (ruleset_linux.go) applies it on either path.
 
 // sandboxFor resolves m's rules, with fs as its policy grants (m.FS, or
 // m.MaskedFS under masks), for a kernel with the given ABI and the

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The bits execcore applies are the ones compile writes: package
+// The bits exec applies are the ones compile writes: package
 // landlock's table of rights and scopes.
 func TestBitsAreLandlocks(t *testing.T) {
 	if fileRights != uint64(landlock.FileRights) {

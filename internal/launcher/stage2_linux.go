@@ -8,10 +8,9 @@ import (
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
-// Stage 2 of the namespaced path applies the sandbox the parent decided,
-// in whichever binary runs it: both jp-policy and jp-policy-exec link
-// this package, so either can be stage 2 (the parent prefers the lean
-// one, Stage2Binary).
+// Stage 2 of the namespaced path (a re-exec of jp-policy) applies the
+// sandbox the parent decided, with the same ruleset builder as the fast
+// path.
 func init() { nsroot.SetFinalize(finalizeNS) }
 
 // finalizeNS runs in stage 2 on the thread that execs, after nsroot
