@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark `jp-policy learn` against the bare run of the same workflow,
-# in one hyperfine run per workflow, on the README's install build. The
-# goal is at most 3x the bare run. Writes its section of bench/RESULTS.md.
+# and `jp-policy exec --denials` against `jp-policy exec`, in one hyperfine
+# run, on the README's install build. The goals are at most 3x and 2x.
+# Writes its section of bench/RESULTS.md.
 #
 #   bench/learn.sh [RUNS]     (default 10 runs per command)
 #
@@ -61,21 +62,34 @@ add "go build" "sh -c 'cd mod && go build -o /dev/null .'"
 add "git commit" "sh -c 'date +%s%N > stamp && git add stamp && git commit -qm x'"
 add "200 files" "sh -c 'mkdir -p d && for i in \$(seq 200); do echo \$i > d/\$i; mv d/\$i d/\$i.x; rm d/\$i.x; done'"
 
-(cd "$ws" && hyperfine -N --style basic --runs "$runs" --warmup 2 --export-json "$tmp/learn.json" "${cmds[@]}" >/dev/null 2>&1) ||
-  (cd "$ws" && hyperfine --style basic --runs "$runs" --warmup 2 --export-json "$tmp/learn.json" "${cmds[@]}")
+# exec and exec --denials under the policy learn proposes for the two
+# workflows that need nothing outside the workspace and the baseline
+# (the system python3).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+files="sh -c 'mkdir -p d && for i in \$(seq 200); do echo \$i > d/\$i; mv d/\$i d/\$i.x; rm d/\$i.x; done'"
+(cd "$ws" && "$jp" learn -t t --write -- $py scripts/report.py >/dev/null 2>&1 &&
+  eval "\"$jp\" learn -t t --write -- $files" >/dev/null 2>&1 &&
+  "$jp" compile --no-input --accept-widening >/dev/null)
+cmds+=(-n "python report, exec" "$jp exec -t t -- $py scripts/report.py"
+  -n "python report, exec --denials" "$jp exec --denials -t t -- $py scripts/report.py"
+  -n "200 files, exec" "$jp exec -t t -- $files"
+  -n "200 files, exec --denials" "$jp exec --denials -t t -- $files")
+
+(cd "$ws" && hyperfine --style basic --runs "$runs" --warmup 2 --export-json "$tmp/learn.json" "${cmds[@]}")
 
 {
   echo "Each workflow bare and under \`jp-policy learn -t t -- CMD\` ($runs runs, 2 warm-up runs):"
   echo
   bench_table "$tmp/learn.json" ms
   echo
-  echo "Ratios (learn / bare, medians; goal at most 3x):"
+  echo "Ratios (learn / bare and exec --denials / exec, medians; goals at most 3x and 2x):"
   echo
   python3 - "$tmp/learn.json" <<'PY'
 import json, sys
 res = json.load(open(sys.argv[1]))["results"]
-for bare, learn in zip(res[0::2], res[1::2]):
-    print(f"- {bare['command'].removesuffix(', bare')}: {learn['median'] / bare['median']:.2f}x")
+for base, traced in zip(res[0::2], res[1::2]):
+    print(f"- {traced['command']}: {traced['median'] / base['median']:.2f}x")
 PY
 } > "$tmp/body.md"
 bench_results bench/learn.sh "bench/learn.sh $runs" "$tmp/body.md"

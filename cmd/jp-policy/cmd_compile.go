@@ -27,6 +27,7 @@ type CompileCmd struct {
 	Format         string `help:"Output format: text, or json (what was written, one JSON object; docs/output.md)." enum:"text,json" default:"text"`
 	Quiet          bool   `short:"q" help:"Print only errors: no summary, no warnings (a grant diff accepted with --accept-widening is still shown)."`
 	Verbose        bool   `help:"List every tool's manifests (by default up to 20 tools are listed one per line, more get a summary)."`
+	Conversation   string `help:"Compile the policy JP applies when it continues this stored conversation (jp-c<id>): its stored config is merged after JP_CFG_ variables and before --cfg, its fs rules replacing the files'." placeholder:"ID"`
 }
 
 // compileJSON is compile's --format json result (docs/output.md).
@@ -62,7 +63,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 		return err
 	}
 	opts := compiler.Options{
-		Config:        configOptions(c.Workspace, c.Cfg),
+		Config:        conversationOptions(c.Workspace, c.Cfg, c.Conversation),
 		OutDir:        c.Out,
 		ApprovalsFile: c.Approvals,
 		Generator:     "jp-policy " + version,
@@ -133,6 +134,14 @@ func (c *CompileCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "digest %s\n", res.Artifact.Digest)
 	return nil
+}
+
+// conversationOptions are configOptions with a stored conversation's
+// layer (compile and config --conversation).
+func conversationOptions(workspace string, cfg []string, conversation string) config.Options {
+	o := configOptions(workspace, cfg)
+	o.Conversation = conversation
+	return o
 }
 
 // configOptions builds the loader options shared by every command.

@@ -15,6 +15,8 @@ type ConfigCmd struct {
 	Origins   bool     `help:"Prefix every value with the file:line:col it was written at."`
 	Format    string   `help:"Output format: text, or json (always with origins; docs/output.md)." enum:"text,json" default:"text"`
 	JSON      bool     `name:"json" hidden:"" help:"Same as --format json."`
+	// Conversation adds a stored conversation's layer, as compile's does.
+	Conversation string `help:"Merge this stored conversation's config (jp-c<id>) as JP does when it continues it: after JP_CFG_ variables, before --cfg." placeholder:"ID"`
 }
 
 // Run loads the layers and prints them. Any error-level finding makes the
@@ -23,7 +25,7 @@ func (c *ConfigCmd) Run(g *Globals) error {
 	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
 		return err
 	}
-	l, err := config.Load(config.Options{Workspace: c.Workspace, Cfg: c.Cfg})
+	l, err := config.Load(config.Options{Workspace: c.Workspace, Cfg: c.Cfg, Conversation: c.Conversation})
 	if err != nil {
 		if list, ok := errors.AsType[diag.List](err); ok {
 			root, files := "", map[string][]byte(nil)

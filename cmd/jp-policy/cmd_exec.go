@@ -28,7 +28,9 @@ type ExecCmd struct {
 	Masks        bool     `help:"Hide narrowed paths exactly in a private mount namespace (Linux, needs CAP_SYS_ADMIN); otherwise the compiled split enforces them."`
 	Namespaces   bool     `xor:"ns" help:"Require the namespaced path even when no clause needs it (it is taken automatically when one does): build the tool's filesystem from its grants in private user, mount and network namespaces (Linux, unprivileged): exact masks, read-only .git/hooks, .git/config and .jp, metadata writes confined to write grants, and for tools with net rules a filtering proxy that decides every request by host, scheme, port and path. Refuses where unprivileged user namespaces are unavailable."`
 	NoNamespaces bool     `name:"no-namespaces" xor:"ns" help:"Take the fast path (Landlock and seccomp alone) even when a clause needs namespaces; what that weakens is refused unless --best-effort, as where user namespaces are unavailable."`
+	Quiet        bool     `short:"q" help:"After a failed run, print nothing of jp-policy's own (no hints on what the policy denied)."`
 	LogNet       string   `name:"log-net" placeholder:"FILE" help:"With --namespaces: append one JSON line per proxy decision to FILE."`
+	Denials      bool     `help:"When the command ends, print on stderr each file access or connection the policy refused, with the rule or mount that would allow it (Linux; the run is traced, so it is slower)."`
 	Command      []string `arg:"" passthrough:"partial" placeholder:"CMD" help:"The command and its arguments, after --."`
 }
 
@@ -71,6 +73,9 @@ func (c *ExecCmd) nsMode() launcher.NSMode {
 // (fast or namespaced path alike), and maps its outcome to an exit code
 // (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
+	if c.Denials && !c.DryRun {
+		return c.runDenials(g)
+	}
 	// --policy names its artifact; every other run needs a workspace, and
 	// outside one a "run jp-policy compile" hint would only fail again.
 	if c.Policy == "" {
@@ -110,7 +115,12 @@ func (c *ExecCmd) Run(g *Globals) error {
 			err = fmt.Errorf("tool %q has source %q: it runs inside its MCP server (or JP itself), not as a command, so it has no access policy and jp-policy exec cannot run it; only local tools are compiled", c.Tool, src)
 		}
 	}
-	if _, ok := errors.AsType[*launcher.ChildExit](err); ok {
+	if ce, ok := errors.AsType[*launcher.ChildExit](err); ok {
+		if !c.Quiet {
+			for _, h := range ce.Hints {
+				fmt.Fprintf(g.Stderr, "jp-policy: hint: %s\n", h) // denyhint escapes
+			}
+		}
 		return fail(code, nil) // the child spoke for itself
 	}
 	return fail(code, err)

@@ -28,6 +28,9 @@ type LintCmd struct {
 	Quiet     bool     `short:"q" help:"Report only the findings that fail the run: errors, and warnings with --strict."`
 	Fix       bool     `help:"Apply the mechanical fixes (JP110, JP115, JP125) to the config files in the workspace, keeping comments and layout, then report what is left."`
 	Portable  bool     `help:"Report the findings that depend on this machine's symlinks and approvals (JP105, JP106, JP124) as info, so CI and every developer get the same exit status."`
+	// Conversations compares every stored conversation's policy with the
+	// files' (JP131; lint_conversations.go).
+	Conversations bool `help:"Also compile the policy JP applies when it continues each stored conversation (.jp/conversations and the user-workspace storage) and report every tool whose access differs from what the files grant now, widened or narrowed (JP131)."`
 }
 
 // Run loads the config, lints it and prints the findings.
@@ -82,6 +85,22 @@ func (c *LintCmd) Run(g *Globals) error {
 			ropts.Files = l.Files
 			if ds, err = c.run(l, home); err != nil {
 				return err
+			}
+		}
+	}
+	if c.Conversations {
+		found, files, err := conversationFindings(l, c.Workspace, c.Cfg, c.Approvals)
+		if err != nil {
+			return err
+		}
+		ds = append(ds, found...)
+		diag.Sort(ds)
+		for f, b := range files {
+			if _, ok := ropts.Files[f]; !ok {
+				if ropts.Files == nil {
+					ropts.Files = map[string][]byte{}
+				}
+				ropts.Files[f] = b
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/mount"
+	"github.com/jp-policy/jp-policy/internal/mountconsent"
 )
 
 // MountCmd links an external path into the workspace and grants tools
@@ -29,7 +30,7 @@ type MountCmd struct {
 	DryRun    bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
 	Format    string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
 	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
-	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain) or rw (needs TOOL:)."`
+	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain), rw (needs TOOL:) or rwx (read, write and execute: a build cache whose binaries the tool runs; needs TOOL:)."`
 }
 
 // Run plans the mount, asks for confirmation when it names no tool, and
@@ -67,7 +68,21 @@ func (c *MountCmd) Run(g *Globals) error {
 	if err != nil {
 		return fail(exitUsage, err)
 	}
+	// Typing the mount was the consent to its grants: the compile it
+	// asks for accepts exactly them without a terminal.
+	if dataDir, derr := jpdirs.UserDataDir(os.Getenv); derr == nil {
+		var entries []mountconsent.Entry
+		for _, t := range p.Tools {
+			entries = append(entries, mountconsent.Entry{Tool: t, Path: p.RulePath, Mode: string(p.Spec.Mode)})
+		}
+		if rerr := mountconsent.Record(dataDir, env.Root, entries); rerr != nil {
+			fmt.Fprintf(g.Stderr, "jp-policy: warning: cannot record the mount for the next compile (it will ask for --accept-widening): %v\n", rerr)
+		}
+	}
 	if !c.JSON {
+		if res.CreatedTarget {
+			fmt.Fprintf(g.Stdout, "created %s (it did not exist)\n", p.Target)
+		}
 		describeMount(g.Stdout, p, "")
 		if res.ApprovalSaved {
 			fmt.Fprintf(g.Stdout, "approval recorded in %s\n", files.Approvals)
@@ -156,6 +171,9 @@ func mountNext(p *mount.Plan) string {
 }
 
 func describeMount(w io.Writer, p *mount.Plan, would string) {
+	if would != "" && p.CreateTarget {
+		fmt.Fprintf(w, "would create %s (it does not exist)\n", p.Target)
+	}
 	if p.LinkExists {
 		fmt.Fprintf(w, "%skeep %s -> %s (already linked)\n", would, p.RulePath, p.Target)
 	} else {

@@ -69,6 +69,7 @@ type CLI struct {
 	Rules     RulesCmd     `cmd:"" help:"List the lint rules, or describe one."`
 	Mount     MountCmd     `cmd:"" help:"Mount an external path into the workspace for tools (RFD D43)."`
 	Unmount   UnmountCmd   `cmd:"" help:"Remove a mount: its symlink, approval and rules."`
+	Doctor    DoctorCmd    `cmd:"" help:"Say which kernel features exec needs are missing here, and how to enable them."`
 	Approvals ApprovalsCmd `cmd:"" help:"List, approve or revoke external mount targets."`
 	URI       URICmd       `cmd:"" name:"uri" help:"Print the attachment URI of a path (RFD D03)."`
 	Learn     LearnCmd     `cmd:"" help:"Run a command observed and propose the least access it needs."`

@@ -27,7 +27,10 @@ func compileReviewed(g *Globals, opts compiler.Options, rv compiler.Review) (*co
 	}
 	if ro.Diff != nil && !ro.Diff.Empty() && !ro.Prompted {
 		fmt.Fprintf(g.Stderr, "grant changes against the policy compiled before:\n%s", ro.Diff.Text())
-		if ro.Accepted {
+		switch {
+		case ro.ByMount:
+			fmt.Fprintln(g.Stderr, "accepted: these are the grants `jp-policy mount` added")
+		case ro.Accepted:
 			fmt.Fprintln(g.Stderr, "accepted with --accept-widening")
 		}
 	}

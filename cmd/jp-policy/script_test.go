@@ -24,8 +24,37 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy": main,
+		"jp-policy": func() { unsetForScript(); main() },
 	})
+}
+
+// unsetForScript removes the variables a script named with `unenv`
+// (listed in TESTSCRIPT_UNSET) and still holds empty: testscript can set
+// a variable but not unset one, and JP (so jp-policy) reads a JP_CFG_
+// variable set to "" as an assignment of the empty value.
+func unsetForScript() {
+	for n := range strings.SplitSeq(os.Getenv("TESTSCRIPT_UNSET"), ",") {
+		if n != "" && os.Getenv(n) == "" {
+			os.Unsetenv(n)
+		}
+	}
+	os.Unsetenv("TESTSCRIPT_UNSET")
+}
+
+// cmdUnenv unsets variables for the jp-policy commands that follow (until
+// a later `env NAME=VALUE` sets them again; unsetForScript).
+//
+//	unenv NAME...
+func cmdUnenv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: unenv NAME...")
+	}
+	list := ts.Getenv("TESTSCRIPT_UNSET")
+	for _, n := range args {
+		ts.Setenv(n, "")
+		list += "," + n
+	}
+	ts.Setenv("TESTSCRIPT_UNSET", list)
 }
 
 // TestScripts runs every testdata/scripts/*.txtar script against the real
@@ -72,6 +101,7 @@ func TestScripts(t *testing.T) {
 			"fixture":   cmdFixture,
 			"normalize": cmdNormalize,
 			"seal":      cmdSeal,
+			"unenv":     cmdUnenv,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
@@ -84,6 +114,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".xdg-config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".xdg-data"))
 			env.Setenv("NO_COLOR", "1")
+			// Scripts that run the go command outside the sandbox share the
+			// developer's build cache (a fresh one rebuilds the standard
+			// library in every script); HOME is the script's own.
+			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
@@ -236,4 +270,17 @@ func hostsNonPublicName() string {
 		}
 	}
 	return ""
+}
+
+// goCache is the go command's build cache as it resolves it: GOCACHE, or
+// the user cache directory's go-build.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "off"
+	}
+	return filepath.Join(dir, "go-build")
 }

@@ -187,7 +187,7 @@ func Build(opts Options) (_ *Result, err error) {
 	// JP's user config and storage, jp-policy's pins), located once.
 	protected := protectedPaths(root, opts.getenv, opts.ApprovalsFile)
 	for _, name := range names {
-		at, et, tdiags := buildTool(root, l.Tools[name], bound[name], approved)
+		at, et, tdiags := buildTool(root, l.Tools[name], l.Defaults, bound[name], approved)
 		et.FS = emitDisk
 		et.Protected = protected
 		p.Tools[name] = at

@@ -8,6 +8,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/mountconsent"
 )
 
 // Why reviews: a tool allowed to write its own config (the default
@@ -40,9 +41,10 @@ type ReviewOutcome struct {
 	// Lost is set when a pin exists but what it accepted cannot be read:
 	// the diff is then against nothing, so every grant counts as new.
 	Lost error
-	// Accepted: a widening was accepted (by flag or prompt); Prompted:
-	// the prompt showed the diff.
-	Accepted, Prompted bool
+	// Accepted: a widening was accepted (by flag, prompt or mount);
+	// Prompted: the prompt showed the diff; ByMount: every widening is
+	// a grant `jp-policy mount` added (package mountconsent).
+	Accepted, Prompted, ByMount bool
 }
 
 // WideningError refuses to replace the artifact: the new policy widens
@@ -138,6 +140,8 @@ func CompileReviewed(opts Options, rv Review) (*Result, string, *ReviewOutcome, 
 	}
 	if ro.Diff != nil && ro.Diff.Widened() {
 		switch {
+		case mountConsented(opts, res.Root, ro.Diff):
+			ro.Accepted, ro.ByMount = true, true
 		case rv.Accept:
 			ro.Accepted = true
 		case rv.Prompter != nil:
@@ -158,7 +162,24 @@ func CompileReviewed(opts Options, rv Review) (*Result, string, *ReviewOutcome, 
 		}
 	}
 	out, err := writeAndPin(&opts, res)
+	if err == nil {
+		// What the mounts consented to is pinned now.
+		if dataDir, derr := jpdirs.UserDataDir(opts.getenv); derr == nil {
+			_ = mountconsent.Clear(dataDir, res.Root)
+		}
+	}
 	return res, out, ro, err
+}
+
+// mountConsented reports whether every widening in d is a grant `jp-policy
+// mount` recorded for root.
+func mountConsented(opts Options, root string, d *grantdiff.Diff) bool {
+	dataDir, err := jpdirs.UserDataDir(opts.getenv)
+	if err != nil {
+		return false
+	}
+	entries, err := mountconsent.Load(dataDir, root)
+	return err == nil && mountconsent.Covers(entries, d)
 }
 
 // Rebuild compiles in memory exactly as Compile would write (the output

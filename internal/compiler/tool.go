@@ -33,10 +33,12 @@ func wireFs(r config.FsRule, lexical string) policy.FsRule {
 // buildTool compiles one local tool. It returns the artifact entry and the
 // emitter input, whose fs list is what the OS must enforce (an
 // unrestricted fs list becomes an explicit workspace grant there).
-func buildTool(root string, t *config.Tool, rules []boundRule, approved map[string]string) (*artifact.Tool, emit.Tool, []diag.Diagnostic) {
+func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approved map[string]string) (*artifact.Tool, emit.Tool, []diag.Diagnostic) {
 	at := &artifact.Tool{
-		Source:  t.Source.Value,
-		Enabled: t.Enable.Value || !t.Enable.Set,
+		Source: t.Source.Value,
+		// JP's effective_enable: every form of `enable` ("off",
+		// "explicit", { state = false }) and the '*' default.
+		Enabled: config.EffectiveEnable(t, defaults).State,
 	}
 	var diags, notes []diag.Diagnostic
 	var grants []emit.Grant

@@ -107,7 +107,9 @@ func (ld *loader) cfgAssign(arg, file, key string, raw, merge bool, col int, val
 	}
 	ld.l.Layers = append(ld.l.Layers, Layer{Kind: LayerCfg, Path: file})
 	ld.emitValidation(root)
+	ld.m.assigning = true
 	ld.m.apply(root)
+	ld.m.assigning = false
 	return nil
 }
 

@@ -67,15 +67,19 @@ func (ld *loader) envLayer(environ func() []string, getenv func(string) string) 
 	var seen []assigned
 	for _, name := range names {
 		value := getenv(name)
-		if value == "" {
-			continue
-		}
 		if execplan.IsEnvConfigInput(name) {
-			// A staleness input even when nothing below applies it, so
-			// exec can tell a variable set since the compile from one
-			// the compile saw (execplan.IsEnvConfigInput).
+			// A staleness input even when nothing below applies it (set
+			// to "" included), so exec can tell a variable set since the
+			// compile from one the compile saw
+			// (execplan.IsEnvConfigInput).
 			ld.l.Env[name] = value
 		}
+		if value == "" && strings.Contains(strings.TrimPrefix(name, EnvPrefix), "__") {
+			continue // jp-policy's own form: an empty value assigns nothing
+		}
+		// JP's form: an empty value is assigned like any other
+		// (from_envs skips nothing): an empty list, an empty string, or
+		// JP's refusal (an empty run, source or enable; an unknown key).
 		if !utf8.ValidString(name) || !utf8.ValidString(value) {
 			// JP's from_envs skips a variable whose name or value is not
 			// UTF-8 (into_string().ok()); so does jp-policy, after

@@ -167,13 +167,23 @@ func (w *kvWalk) root(path string, nv nativeValue) error {
 		if err != nil {
 			return err
 		}
+		for _, it := range arr.Items {
+			if it.Kind != tomlpos.String {
+				// JP's parser for config_load_paths takes strings only
+				// (type_error), in a variable and in --cfg alike.
+				c := nv.child(it)
+				return jpKeyError(c, fmt.Sprintf("config_load_paths takes strings, not %s", valueKind(c)), "write each path as a JSON string.")
+			}
+		}
 		w.out = append(w.out, envAssign{key: []string{"config_load_paths"}, v: arr, list: true, merge: nv.merge})
 		return nil
 	}
 	if rest, ok := w.cut(path, "conversation"); ok {
 		return w.conversation(rest, nv)
 	}
-	return nil // JP's other keys (assistant, style, ...) are not jp-policy's
+	// JP's other keys (assistant, style, ...) are not jp-policy's, but a
+	// key JP does not have stops JP: refuse it too (jpkeys.go).
+	return w.checkKV(jpRoot(), path, path, nv)
 }
 
 // PartialConversationConfig::assign.
@@ -184,7 +194,7 @@ func (w *kvWalk) conversation(path string, nv nativeValue) error {
 	if rest, ok := w.cut(path, "tools"); ok {
 		return w.tools(rest, nv)
 	}
-	return nil
+	return w.checkKV(jpChild(jpRoot(), "conversation"), path, "conversation"+w.delim+path, nv)
 }
 
 // PartialToolsConfig::assign: "*" is the defaults table, anything else
@@ -247,6 +257,11 @@ func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
 		if w.isNull(nv) {
 			return w.null(nv, at+"."+path)
 		}
+		if nv.json == nil && nv.str == "" && path != "command" {
+			// RunMode, ToolSource and PartialEnableConfig parse "" as an
+			// error (FromStr); a command may be empty.
+			return jpKeyError(nv, fmt.Sprintf("%s.%s is empty, which JP cannot parse", at, path), "give a value.")
+		}
 		n := nv.json
 		if n == nil {
 			n, _ = envValue("", nv.str, []string{path})
@@ -254,13 +269,18 @@ func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
 		}
 		w.out = append(w.out, envAssign{tool: tool, key: []string{path}, v: n})
 		return nil
-	case "format", "result", "cancellation_response":
-		return nil // JP's keys jp-policy does not model
+	case "format", "result":
+		return w.checkLeaf(leafFromStr, at+w.delim+path, nv) // JP's keys jp-policy does not model
+	case "cancellation_response":
+		return w.checkLeaf(leafString, at+w.delim+path, nv)
 	case "summary", "description", "examples", "parameters", "questions":
 		if tool == "*" {
 			return unknownKey(nv, tool, path)
 		}
-		return nil
+		if path == "parameters" || path == "questions" {
+			return w.checkLeaf(leafObject, at+w.delim+path, nv)
+		}
+		return w.checkLeaf(leafString, at+w.delim+path, nv)
 	}
 	if sub, ok := w.cut(path, "enable"); ok {
 		if sub != "state" && sub != "allow_toggle" {
@@ -281,7 +301,7 @@ func (w *kvWalk) tool(tool, path string, nv nativeValue) error {
 		return nil
 	}
 	if _, ok := w.cut(path, "style"); ok {
-		return nil
+		return w.checkKV(jpToolStyle(), path, at+w.delim+path, nv)
 	}
 	if tool != "*" {
 		if sub, ok := w.cut(path, "command"); ok {

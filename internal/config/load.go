@@ -26,6 +26,10 @@ type Options struct {
 	// Environ lists the variables scanned for JP_CFG_*; nil means the
 	// names of os.Environ, with values read through Getenv.
 	Environ func() []string
+	// Conversation names a stored conversation (jp-c<id>) whose config is
+	// merged as JP merges it when the conversation is continued: after the
+	// env layer, before --cfg (conversation.go).
+	Conversation string
 }
 
 // Load reads every layer in JP's order, merges them and validates each
@@ -113,6 +117,11 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	}
 	if err := ld.envLayer(opts.Environ, getenv); err != nil {
 		return err
+	}
+	if opts.Conversation != "" {
+		if err := ld.conversationLayer(opts.Conversation); err != nil {
+			return err
+		}
 	}
 	for _, c := range opts.Cfg {
 		if err := ld.cfgArg(c, cwd, getenv); err != nil {

@@ -14,6 +14,11 @@ import (
 type merger struct {
 	l     *Loaded
 	state map[*Access]*accessState
+	// assigning is set while a --cfg KEY=VALUE layer is applied: JP
+	// assigns those into the config built so far (apply_cfg_args), so an
+	// access table they touch is not a partial merged over the earlier
+	// layers and names no implicit empty list.
+	assigning bool
 }
 
 type vecMeta struct {
@@ -170,35 +175,47 @@ func (m *merger) applyAccess(t *Tool, an *tomlpos.Node) {
 		st = &accessState{}
 		m.state[a] = st
 	}
+	at := written(an)
 	if n := an.Get("fs"); n != nil {
 		if in, ok := parseVec(n, decodeFS); ok {
 			a.FS = mergeVec(a, "fs", a.FS, &st.fs, in, fsKey, func(r FsRule) diag.Position { return r.Pos })
 			a.FSDecl = append(a.FSDecl, written(n))
 		}
+	} else if m.implicit(st.fs) {
+		a.FS = mergeVec(a, "fs", a.FS, &st.fs, implicitVec[FsRule](at), fsKey, func(r FsRule) diag.Position { return r.Pos })
 	}
 	if n := an.Get("net"); n != nil {
 		if in, ok := parseVec(n, decodeNet); ok {
 			a.Net = mergeVec(a, "net", a.Net, &st.net, in, netKey, func(r NetRule) diag.Position { return r.Pos })
 			a.NetDecl = append(a.NetDecl, written(n))
 		}
+	} else if m.implicit(st.net) {
+		a.Net = mergeVec(a, "net", a.Net, &st.net, implicitVec[NetRule](at), netKey, func(r NetRule) diag.Position { return r.Pos })
 	}
 	if n := an.Get("env"); n != nil {
 		if in, ok := parseVec(n, decodeEnv); ok {
 			a.Env = mergeVec(a, "env", a.Env, &st.env, in, envKey, func(r EnvRule) diag.Position { return r.Pos })
 			a.EnvDecl = append(a.EnvDecl, written(n))
 		}
+	} else if m.implicit(st.env) {
+		a.Env = mergeVec(a, "env", a.Env, &st.env, implicitVec[EnvRule](at), envKey, func(r EnvRule) diag.Position { return r.Pos })
 	}
 	if n := an.Get("config"); n != nil {
 		if in, ok := parseVec(n, decodeConfig); ok {
 			a.Config = mergeVec(a, "config", a.Config, &st.config, in, configKey, func(r ConfigRule) diag.Position { return r.Pos })
 			a.ConfigDecl = append(a.ConfigDecl, written(n))
 		}
+	} else if m.implicit(st.config) {
+		a.Config = mergeVec(a, "config", a.Config, &st.config, implicitVec[ConfigRule](at), configKey, func(r ConfigRule) diag.Position { return r.Pos })
 	}
 	if n := an.Get("sensitive_paths"); n != nil {
 		if in, ok := parseVec(n, decodeStr); ok {
 			a.SensitivePaths = mergeVec(a, "sensitive_paths", a.SensitivePaths, &st.sens, in,
 				func(s Str) string { return s.Value }, func(s Str) diag.Position { return s.Pos })
 		}
+	} else if m.implicit(st.sens) {
+		a.SensitivePaths = mergeVec(a, "sensitive_paths", a.SensitivePaths, &st.sens, implicitVec[Str](at),
+			func(s Str) string { return s.Value }, func(s Str) diag.Position { return s.Pos })
 	}
 	if n := an.Get("commands"); n != nil && n.Kind == tomlpos.Table {
 		if a.Commands == nil {
@@ -218,4 +235,26 @@ func (m *merger) applyAccess(t *Tool, an *tomlpos.Node) {
 			a.Commands[prog] = &r
 		}
 	}
+}
+
+// implicit reports whether an access table that does not name a list
+// merges an empty one into it. In JP a partial's MergeableVec field is
+// never absent: an `access` table without `fs` deserialises with
+// MergeableVec::default(), a plain empty list (partials are
+// #[serde(default)]), and schematic's merge_nested_map_setting always
+// runs vec_with_strategy on it. Appending nothing changes nothing, but a
+// previous value marked discard_when_merged is dropped: the rules are
+// gone. That holds for every layer merged as a partial (files, the env
+// layer, the conversation layer, --cfg files), not for --cfg KEY=VALUE,
+// which JP assigns into the config built so far. Before any layer wrote
+// the list there is nothing to drop, and the empty first value would only
+// move when dedup starts to apply, which changes no rule set.
+func (m *merger) implicit(meta vecMeta) bool {
+	return !m.assigning && meta.set
+}
+
+// implicitVec is the empty list an access table without the list stands
+// for, written where the table was.
+func implicitVec[T any](at diag.Position) vecInput[T] {
+	return vecInput[T]{pos: at, items: []T{}, strategy: strategyAppend, implicit: true}
 }

@@ -75,24 +75,6 @@ func TestMergeCommandsAndFailClosed(t *testing.T) {
 	}
 }
 
-// TestDiscardSurvivesEmptyAccess: an `access` table that does not name a
-// list leaves JP's partial for that list unset, so the merge function does
-// not run and a discard_when_merged value stays discardable until a layer
-// does write the list (JP's schematic merge runs only when both sides are
-// set).
-func TestDiscardSurvivesEmptyAccess(t *testing.T) {
-	l := mergeDocs(t,
-		"[conversation.tools.t.access]\nfs = { value = [{ path = \"placeholder\", read = true }], discard_when_merged = true }\n",
-		"[conversation.tools.t.access]\n",
-		"conversation.tools.t.access = {}\n",
-		"[[conversation.tools.t.access.fs]]\npath = \"src\"\n",
-	)
-	fs := l.Tools["t"].Access.FS
-	if len(fs) != 1 || fs[0].Path != "src" {
-		t.Fatalf("fs = %+v, want only src", fs)
-	}
-}
-
 // TestEnableTable: the table form merges field by field, as JP's
 // EnableConfig does; the bool and string forms replace both.
 func TestEnableTable(t *testing.T) {

@@ -22,6 +22,9 @@ type vecInput[T any] struct {
 	strategy string
 	dedup    *bool // nil: "inherit" or absent
 	discard  bool
+	// implicit marks the empty list of an access table that did not name
+	// the list (merger.implicit).
+	implicit bool
 }
 
 // parseVec reads either form of a MergeableVec: a plain array, or the
@@ -97,7 +100,7 @@ func mergeVec[T any](a *Access, list string, prev []T, meta *vecMeta, in vecInpu
 		if len(prev) == 0 {
 			return
 		}
-		r := Replacement{List: list, By: in.pos, Reason: reason}
+		r := Replacement{List: list, By: in.pos, Reason: reason, Implicit: in.implicit, Empty: len(in.items) == 0}
 		for _, p := range prev {
 			r.Dropped = append(r.Dropped, pos(p))
 		}

@@ -60,6 +60,17 @@ func TestMergeVec(t *testing.T) {
 		// JP's merge function runs only when both sides have a value: the
 		// first declaration is kept as written, its dedup applied later.
 		{"first value is not deduplicated yet", nil, vecMeta{}, vecInput[Str]{items: strs("a", "a"), dedup: &yes}, []string{"a", "a"}, vecMeta{set: true, dedup: true}, 0},
+		// JP: test_default_vec, "default stacking": a discarded default
+		// replaced by another default, which stays discardable.
+		{"test_default_vec: default stacking", []string{"1"}, vecMeta{set: true, discard: true}, vecInput[Str]{items: strs("2"), strategy: strategyAppend, discard: true}, []string{"2"}, vecMeta{set: true, discard: true}, 1},
+		// JP: test_default_vec, "next as default": appended, and the
+		// result is discardable.
+		{"test_default_vec: next as default", []string{"1"}, on, vecInput[Str]{items: strs("2"), strategy: strategyAppend, discard: true}, []string{"1", "2"}, vecMeta{set: true, discard: true}, 0},
+		// JP: vec_with_strategy with next = MergeableVec::default() (an
+		// access table without the list): a discarded prev is dropped,
+		// the empty next is no default, dedup carries on.
+		{"vec_with_strategy: implicit empty next drops a default", []string{"1"}, vecMeta{set: true, discard: true, dedup: true}, implicitVec[Str](diag.Position{}), []string{}, vecMeta{set: true, dedup: true}, 1},
+		{"vec_with_strategy: implicit empty next appends nothing", []string{"1"}, on, implicitVec[Str](diag.Position{}), []string{"1"}, on, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

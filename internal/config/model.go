@@ -11,6 +11,7 @@ const (
 	LayerDotJP         LayerKind = "dotjp"          // .jp.toml from the root down to the cwd
 	LayerUserWorkspace LayerKind = "user-workspace" // <user_data_dir>/workspace/<slug>-<id>/config.toml
 	LayerEnv           LayerKind = "env"            // JP_CFG_* variables
+	LayerConversation  LayerKind = "conversation"   // a stored conversation's config (Options.Conversation)
 	LayerCfg           LayerKind = "cfg"            // --cfg FILE
 )
 
@@ -67,6 +68,9 @@ type Loaded struct {
 	// Skipped lists discovered file layers that `inherit = false` kept
 	// out, for `config` to explain.
 	Skipped []string
+	// Conversation is the stored conversation merged between the env
+	// layer and --cfg (Options.Conversation), nil when none.
+	Conversation *Conversation
 }
 
 // Tool is one merged `conversation.tools.<name>` table.
@@ -127,6 +131,14 @@ type Replacement struct {
 	By      diag.Position   // where the replacing value was written
 	Reason  string          // "replace" or "discard_when_merged"
 	Dropped []diag.Position // the rules it dropped, oldest first
+	// Implicit is set when the layer did not write the list at all: its
+	// `access` table (or an access variable) named other keys or none,
+	// and JP reads the missing list as an empty one, which drops a value
+	// marked discard_when_merged (lint JP130).
+	Implicit bool
+	// Empty is set when the replacing value holds no rule (implicit, or
+	// an empty list written).
+	Empty bool
 }
 
 // Keys lists each key written inside a rule with the span of its value, as

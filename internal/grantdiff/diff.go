@@ -228,7 +228,7 @@ func compareTool(evalRoot, name string, o, n *artifact.Tool) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %w", name, err)
 	}
-	ec, err := diffEnv(evalRoot, oa.Env, na.Env)
+	ec, err := diffEnv(oa.Env, na.Env)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %w", name, err)
 	}

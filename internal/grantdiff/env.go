@@ -2,6 +2,7 @@ package grantdiff
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,22 +47,15 @@ func envProbes(rules []policy.EnvRule) []string {
 	return out
 }
 
-// diffEnv decides every probe name on both sides with the evaluator.
-func diffEnv(evalRoot string, old, new []policy.EnvRule) (*Change, error) {
+// diffEnv decides every probe name on both sides as exec does
+// (envAllowed).
+func diffEnv(old, new []policy.EnvRule) (*Change, error) {
 	if sameEnv(old, new) {
 		return nil, nil
 	}
-	oc, err := policy.NewChecker(evalRoot, &policy.AccessPolicy{Env: old})
-	if err != nil {
-		return nil, err
-	}
-	nc, err := policy.NewChecker(evalRoot, &policy.AccessPolicy{Env: new})
-	if err != nil {
-		return nil, err
-	}
 	var g, l []string
 	for _, name := range envProbes(append(append([]policy.EnvRule(nil), old...), new...)) {
-		ob, nb := oc.CheckEnv(name).Allowed, nc.CheckEnv(name).Allowed
+		ob, nb := envAllowed(old, name), envAllowed(new, name)
 		shown := envShown(name)
 		switch {
 		case nb && !ob:
@@ -110,6 +104,20 @@ func envShown(name string) string {
 		return lit + "*"
 	}
 	return name
+}
+
+// envAllowed is whether exec passes variable name under rules: the rule
+// the evaluator matches decides; a name no rule matches passes when it is
+// in the minimal set, which exec passes to every tool (RFD 075) whatever
+// its rules grant. No rules at all is unrestricted (describeEnv).
+func envAllowed(rules []policy.EnvRule, name string) bool {
+	if len(rules) == 0 {
+		return true
+	}
+	if rule, ok := policy.MatchEnv(rules, name); rule != nil {
+		return ok
+	}
+	return slices.Contains(policy.MinimalEnv, name)
 }
 
 func describeEnv(rules []policy.EnvRule) string {

@@ -12,7 +12,9 @@ import (
 type Args struct {
 	Workspace, Policy, Tool, LogNet                              string
 	Default, BestEffort, DryRun, Masks, Namespaces, NoNamespaces bool
-	RequireABI                                                   int
+	// Quiet silences exec's hints after a failed run (the full path's).
+	Quiet      bool
+	RequireABI int
 	// Command keeps the "--" that ended the flags, as kong's passthrough
 	// does.
 	Command []string
@@ -64,7 +66,7 @@ func ParseArgs(args []string) (*Args, bool) {
 		seen[nseen] = name
 		nseen++
 		switch name {
-		case "default", "best-effort", "dry-run", "masks", "namespaces", "no-namespaces":
+		case "default", "best-effort", "dry-run", "masks", "namespaces", "no-namespaces", "quiet":
 			if hasValue {
 				return nil, false
 			}
@@ -81,6 +83,8 @@ func ParseArgs(args []string) (*Args, bool) {
 				c.Namespaces = true
 			case "no-namespaces":
 				c.NoNamespaces = true
+			case "quiet":
+				c.Quiet = true
 			}
 		case "tool", "workspace", "policy", "require-abi", "log-net":
 			if !hasValue {

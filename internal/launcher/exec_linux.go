@@ -4,6 +4,7 @@ package launcher
 
 import (
 	"errors"
+	"os"
 	"runtime"
 	"slices"
 
@@ -75,7 +76,7 @@ func (p *Plan) afterExit(code int, err error) error {
 	if err != nil {
 		return err
 	}
-	return &ChildExit{Code: code}
+	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
 }
 
 // withoutMasked drops grants on the masked paths themselves: opened now,

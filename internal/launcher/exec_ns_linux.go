@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -73,10 +74,12 @@ func execNamespaced(p *Plan) error {
 	if m.MaskedFS != nil {
 		fs = withoutMasked(m.MaskedFS, m.Masks)
 	}
-	// The private /tmp is the tool's own.
-	fs = append(append([]landlock.PathRule(nil), fs...), landlock.PathRule{
-		Path: "/tmp", Access: nsTmpRights(fs).Names(), Clause: "namespace.tmp",
-	})
+	// The private /tmp and TMPDIR (nstmp_linux.go).
+	tmpdir, tmpfs, tmpRules := nsTmp(fs)
+	spec.Tmpfs = append(spec.Tmpfs, tmpfs...)
+	spec.Env = WithVar(slices.Clip(spec.Env), "TMPDIR", tmpdir)
+	nsScratchHome(spec, tmpdir, fs) // home_linux.go
+	fs = append(append([]landlock.PathRule(nil), fs...), tmpRules...)
 	// Stage 2 needs of the manifest only what buildRuleset reads: the
 	// baseline, net and scopes. The rest (clause reports, the seccomp
 	// spec, the namespace plan) is most of its JSON, and decoding it by

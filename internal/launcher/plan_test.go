@@ -207,8 +207,13 @@ func TestPrepareLinux(t *testing.T) {
 				if fi, err := os.Stat(tmp); err != nil || !fi.IsDir() {
 					t.Errorf("TMPDIR=%q: not a directory (%v)", tmp, err)
 				}
-				if strings.Join(env, " ") != environ[0]+" HOME=/h" {
-					t.Errorf("env %q: SECRET must be stripped, PATH and HOME kept", p.Env)
+				// HOME is kept, as the run's scratch home (/h is outside
+				// every grant): a directory of its own inside TMPDIR.
+				if strings.Join(env, " ") != environ[0]+" HOME="+tmp+"/.home" {
+					t.Errorf("env %q: SECRET must be stripped, PATH kept and HOME the scratch home", p.Env)
+				}
+				if fi, err := os.Stat(tmp + "/.home"); err != nil || !fi.IsDir() {
+					t.Errorf("scratch HOME: not a directory (%v)", err)
 				}
 				if !filepath.IsAbs(p.Path) {
 					t.Errorf("path %q not resolved", p.Path)

@@ -5,15 +5,22 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 )
 
 // ChildExit carries the exit code of a child the launcher waited for (on
 // Windows, where there is no exec-in-place).
-type ChildExit struct{ Code int }
+type ChildExit struct {
+	Code int
+	// Hints explain a failed run: what the policy likely denied and how
+	// to allow it (package denyhint). exec prints them unless --quiet.
+	Hints []string
+}
 
 func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with status %d", e.Code) }
 
@@ -55,6 +62,10 @@ type DryRun struct {
 	// Hint says how to grant the program when the tool's grants cannot
 	// run it (the run would fail with 126 or 127).
 	Hint string `json:"hint,omitempty"`
+	// IfFails are the hints exec prints when the run exits non-zero on
+	// the namespaced path (package denyhint); the dry run shows them up
+	// front, for every path.
+	IfFails []string `json:"if_fails,omitempty"`
 	// Verdict is "run", "run_degraded" (--best-effort) or "refuse".
 	Verdict string `json:"verdict"`
 	// Reason is the refusal, or what is degraded.
@@ -154,6 +165,7 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 		b.Path, b.Argv = p.Path, p.Argv
 		if p.Platform == platform.Linux {
 			b.Hint = p.grantHint()
+			b.IfFails = p.exitHints(1, os.Environ())
 		}
 	}
 	switch {
@@ -226,6 +238,9 @@ func (d *DryRun) WriteText(w io.Writer) error {
 	if d.Hint != "" {
 		fmt.Fprintf(&b, "%s\n", d.Hint)
 	}
+	for _, h := range d.IfFails {
+		fmt.Fprintf(&b, "if it fails: %s\n", h)
+	}
 	fmt.Fprintf(&b, "env: %s\n", orNone(strings.Join(d.Env, " ")))
 	if d.Path != "" {
 		fmt.Fprintf(&b, "exec: %s %q\n", d.Path, d.Argv)
@@ -276,8 +291,18 @@ func WarnDegraded(w io.Writer, p *Plan) {
 		return
 	}
 	if p.NSUnavailable != "" {
-		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded))
+		fmt.Fprintf(w, "jp-policy: warning: running tool %s without namespaces (%s), degraded: %s%s\n", p.Tool, p.NSUnavailable, degradedLine(p.Degraded), metadataNote(p.Manifest))
 		return
 	}
 	fmt.Fprintf(w, "jp-policy: warning: running tool %s degraded on Landlock ABI %d: %s\n", p.Tool, p.ABI, degradedLine(p.Degraded))
+}
+
+// metadataNote names what fails on the fast path for a tool that writes:
+// seccomp refuses metadata writes everywhere there, since Landlock cannot
+// confine them to the write grants.
+func metadataNote(m *landlock.Manifest) string {
+	if m == nil || !slices.ContainsFunc(m.FS, func(r landlock.PathRule) bool { return slices.Contains(r.Access, "write_file") }) {
+		return ""
+	}
+	return "; and chmod, chown, utime and xattr writes fail with EPERM even inside write grants (tar x, cp -a, rsync -a, npm install, python -m venv set modes or times; jp-policy doctor says how to enable user namespaces)"
 }

@@ -56,5 +56,6 @@ func (p *Plan) setTmp(dry bool) error {
 	}
 	p.Manifest = &m
 	p.Env = WithVar(p.Env, "TMPDIR", dir)
+	p.Env = withScratchHome(p.Env, dir, m.FS) // home_linux.go
 	return nil
 }

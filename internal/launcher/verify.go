@@ -61,7 +61,9 @@ func verifyInputs(inputs []execplan.Input) error {
 	// artifact was compiled: JP would apply it, the artifact cannot have.
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
-		if value != "" && !recorded[name] && execplan.IsEnvConfigInput(name) {
+		// Set to "" counts: JP assigns an empty value too (an empty
+		// access.fs list drops rules marked discard_when_merged).
+		if !recorded[name] && execplan.IsEnvConfigInput(name) {
 			return &execplan.StaleError{Input: execplan.Input{Kind: "env", Path: name}, Now: "sha256:" + execplan.HashEnv(value)[:12]}
 		}
 	}

@@ -5,7 +5,6 @@ package learn
 import (
 	"context"
 	"encoding/binary"
-	"net"
 	"net/netip"
 	"time"
 
@@ -133,7 +132,7 @@ func (t *tracer) resolveNames() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for name := range t.names {
-		addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", name)
+		addrs, err := t.lookup(ctx, "ip", name)
 		if err != nil {
 			continue
 		}

@@ -1,5 +1,7 @@
 package learn
 
+import "syscall"
+
 // Op is what a command did to a path, in RFD 076's capabilities.
 type Op uint8
 
@@ -55,4 +57,18 @@ type Observations struct {
 	// Unix lists Unix-domain socket paths the command connected to; no
 	// access rule grants them, so they are reported, not proposed.
 	Unix []string
+	// Denied and DeniedConnects are the calls refused for want of
+	// permission, recorded instead of Files and Connects by RunDenials.
+	Denied         []Denial
+	DeniedConnects []Denial
+}
+
+// Denial is one refused access: a file access (File) or a connection
+// (Connect), the process that asked, and the error it got.
+type Denial struct {
+	File    FileAccess
+	Connect Connect
+	PID     int
+	Comm    string
+	Errno   syscall.Errno
 }

@@ -165,14 +165,25 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 			isDir[d] = true
 		}
 	}
+	// Directories the run made (mkdir, even on EEXIST).
+	madeDirs := map[string]bool{}
+	for _, r := range reqs {
+		if r.dir && r.op&OpCreate != 0 {
+			madeDirs[r.path] = true
+		}
+	}
 	for _, r := range reqs {
 		all = append(all, r)
-		if r.path != "" && (r.gone || (r.op&OpCreate != 0 && !r.dir)) {
+		if r.path != "" && (r.gone || (r.op&OpCreate != 0 && !r.dir && madeDirs[parentOf(r.path)])) {
 			// Gone by the end of the run (a temporary file, a name
-			// renamed away), or a file the run created: compile binds
-			// a rule to the file that exists then, and the next run
-			// removes and creates such a file again (an output, a
-			// lock file), so its directory is granted instead.
+			// renamed away), or a file the run created in a directory
+			// it made itself (an output directory): compile binds a
+			// rule to the file that exists then, and the next run
+			// makes the directory and its files again, so the
+			// directory is granted instead. A file created beside
+			// files the run did not make (go build -o app) keeps its
+			// own rule: granting its directory would let the tool
+			// rewrite its siblings.
 			parent := parentOf(r.path)
 			all = append(all, requirement{path: parent, op: r.op})
 			set[parent] = true
@@ -230,13 +241,13 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 			caps[p] |= inherit(p, caps[up])
 		}
 	}
-	// A rule that grants exactly what the rule above it grants adds
-	// nothing: the paths below it win there just the same.
+	// A rule that grants nothing the rule above it does not adds
+	// nothing: the paths below it are allowed there just the same.
 	for _, p := range slices.Backward(paths) {
 		if p == "" {
 			continue
 		}
-		if up, ok := longestPrefix(set, parentOf(p)); ok && inherit(p, caps[up]) == caps[p] && (isDir[p] || caps[p]&(OpCreate|OpDelete) == 0) {
+		if up, ok := longestPrefix(set, parentOf(p)); ok && caps[p]&^caps[up] == 0 {
 			delete(caps, p)
 			delete(set, p)
 		}
@@ -386,7 +397,7 @@ func WireRules(rules []Rule) []policy.FsRule {
 func proposeMounts(external map[string]Op, ctx Context) []Mount {
 	groups := map[string]Op{}
 	for p, op := range external {
-		groups[mountRoot(p, ctx.Home)] |= op
+		groups[mountRoot(p, ctx.Home, ctx.Root)] |= op
 	}
 	var out []Mount
 	names := map[string]int{}
@@ -411,11 +422,12 @@ func proposeMounts(external map[string]Op, ctx Context) []Mount {
 	return out
 }
 
-func mountRoot(p, home string) string {
+func mountRoot(p, home, root string) string {
+	base, rel, n := "/", strings.TrimPrefix(p, "/"), 2
 	if home != "" {
-		if rel, ok := within(home, p); ok && rel != "" {
-			parts := strings.Split(rel, "/")
-			n := 1
+		if r, ok := within(home, p); ok && r != "" {
+			base, rel, n = home, r, 1
+			parts := strings.Split(r, "/")
 			switch parts[0] {
 			case ".cache", ".config":
 				n = 2
@@ -425,12 +437,20 @@ func mountRoot(p, home string) string {
 					n = 3
 				}
 			}
-			n = min(n, len(parts))
-			return filepath.Join(home, filepath.FromSlash(strings.Join(parts[:n], "/")))
 		}
 	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	return "/" + strings.Join(parts[:min(2, len(parts))], "/")
+	parts := strings.Split(rel, "/")
+	// A mount may not hold the workspace: go one level deeper while the
+	// candidate is the workspace or above it (~/code for a workspace in
+	// ~/code/project and a path in ~/code/other).
+	for {
+		n = min(n, len(parts))
+		t := filepath.Join(base, filepath.FromSlash(strings.Join(parts[:n], "/")))
+		if _, above := within(t, root); !above || n == len(parts) {
+			return t
+		}
+		n++
+	}
 }
 
 // mountName is a symlink name for target: its last element without

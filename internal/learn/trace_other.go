@@ -24,3 +24,6 @@ func StubMain() {}
 
 // Run refuses off Linux.
 func Run([]string, string, []string) (*Result, error) { return nil, Supported() }
+
+// RunDenials refuses off Linux.
+func RunDenials([]string, string, []string) (*Result, error) { return nil, Supported() }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
@@ -38,7 +39,7 @@ func checkAccessListEmpty(p *pass) {
 			{"env", len(a.Env), a.EnvDecl, EnforcedWhenEmpty("env")},
 		}
 		for _, l := range lists {
-			if l.n > 0 || len(l.decl) == 0 {
+			if l.n > 0 || len(l.decl) == 0 || lostByDiscard(a, l.name) {
 				continue
 			}
 			// The last declaration is the one that left the list empty.
@@ -48,6 +49,17 @@ func checkAccessListEmpty(p *pass) {
 				p.emptyListFix(l.name, l.decl))
 		}
 	}
+}
+
+// lostByDiscard reports whether the list is empty because a later layer
+// dropped its discard_when_merged rules, which JP130 reports.
+func lostByDiscard(a *config.Access, list string) bool {
+	for _, r := range a.Replaced {
+		if r.List == list && r.Reason == "discard_when_merged" && r.Empty {
+			return true
+		}
+	}
+	return false
 }
 
 // EnforcedWhenEmpty says what the compiled policy does for a tool whose

@@ -20,6 +20,9 @@ func Markdown() string {
 		if r.Loader {
 			origin = "the config loader"
 		}
+		if r.Origin != "" {
+			origin = r.Origin
+		}
 		fmt.Fprintf(&b, "\n### %s\n\n**%s** · %s · reported by %s · suppressible: %s\n\n%s\n\n%s\n\n**Fix:** %s\n",
 			r.ID, r.Name, r.Severity, origin, yesNo(r.Suppressible), r.Title, r.Description, r.Fix)
 	}

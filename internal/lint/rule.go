@@ -23,6 +23,10 @@ type Rule struct {
 	// a check in this package; they are catalogued here so every ID a user
 	// can see is documented in one place.
 	Loader bool `json:"loader,omitempty"`
+	// Origin names the command that reports a finding this package has no
+	// check for (JP131: `lint --conversations`, which compiles every
+	// stored conversation); "" for lint's own checks and the loader's.
+	Origin string `json:"origin,omitempty"`
 
 	check func(p *pass) `json:"-"`
 }
@@ -65,6 +69,8 @@ var catalogue = [...]*Rule{
 	&ruleJP123,
 	&ruleJP124,
 	&ruleJP125,
+	&ruleJP130,
+	&ruleJP131,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.

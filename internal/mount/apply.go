@@ -22,6 +22,7 @@ type Files struct {
 
 // Result reports what Apply changed.
 type Result struct {
+	CreatedTarget bool
 	CreatedLink   bool
 	ApprovalSaved bool
 	ConfigChanged bool
@@ -61,11 +62,20 @@ func Apply(p *Plan, env Env, files Files, now time.Time) (res Result, err error)
 		res = Result{Warnings: res.Warnings}
 	}()
 
+	if p.CreateTarget {
+		if err := createTarget(p.Target, &u); err != nil {
+			return res, err
+		}
+		res.CreatedTarget = true
+	}
 	if !p.LinkExists {
 		if err := createLink(p, &u); err != nil {
 			return res, err
 		}
 		res.CreatedLink = true
+		if err := addExclude(env.Root, p.RulePath, &u); err != nil {
+			return res, &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot list mount %s in .git/info/exclude: %v", p.RulePath, err)}
+		}
 	}
 	// The approval records what THE canonicalisation routine says the
 	// link resolves to now, which is what the compiler will compare.
@@ -163,5 +173,32 @@ func appendRules(p *Plan, file string, u *undo) error {
 		return &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("cannot write %s: %v", file, err)}
 	}
 	u.push(snap.restore)
+	return nil
+}
+
+// createTarget creates a mount target that did not exist (and its missing
+// parents) as private directories, and pushes their removal.
+func createTarget(target string, u *undo) error {
+	var made []string
+	for d := target; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(target, 0o700); err != nil {
+		return &Error{Kind: KindIO, Err: err, Message: fmt.Sprintf("creating mount target %s: %v", target, err)}
+	}
+	u.push(func() error {
+		for _, d := range made { // deepest first
+			if err := os.Remove(d); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		return nil
+	})
 	return nil
 }

@@ -31,8 +31,13 @@ type Plan struct {
 	Target   string // canonical absolute target; "" until resolved
 	// LinkExists: the symlink is already there and resolves to Target.
 	LinkExists bool
-	Tools      []string          // tools in scope
-	Rules      map[string][]Rule // rules to append, per tool
+	// CreateTarget: Target does not exist yet (a cache on a fresh
+	// machine: ~/.npm); Apply creates it as a directory, mode 0700, and
+	// its missing parents. Target is then its canonical parent joined
+	// with the missing names.
+	CreateTarget bool
+	Tools        []string          // tools in scope
+	Rules        map[string][]Rule // rules to append, per tool
 	// Skipped names tools in scope that already have a rule for the
 	// mount path (where), left unchanged.
 	Skipped map[string]string
@@ -54,7 +59,7 @@ func Prepare(spec string, tools []ToolInfo, env Env) (*Plan, error) {
 	if p.RulePath, err = ResolveName(sp.Name, env.Cwd, env.Root); err != nil {
 		return p, err
 	}
-	if p.Target, err = resolveTarget(sp.Path, env); err != nil {
+	if p.Target, p.CreateTarget, err = resolveTarget(sp.Path, env); err != nil {
 		return p, err
 	}
 	if err := p.checkLink(env.Root); err != nil {
@@ -70,25 +75,59 @@ func Prepare(spec string, tools []ToolInfo, env Env) (*Plan, error) {
 // directory and resolves it through symlinks. A target inside the
 // workspace is refused: D43's `external = true` is rejected on rules that
 // resolve inside, and an in-workspace path needs no mount.
-func resolveTarget(p string, env Env) (string, error) {
+func resolveTarget(p string, env Env) (canon string, missing bool, err error) {
 	expanded, err := jpdirs.ExpandHome(p, env.Home)
 	if err != nil {
-		return "", errorf(KindTargetMissing, "mount target %q: %v", p, err)
+		return "", false, errorf(KindTargetMissing, "mount target %q: %v", p, err)
 	}
 	if !filepath.IsAbs(expanded) {
 		expanded = filepath.Join(env.Cwd, expanded)
 	}
-	canon, err := filepath.EvalSymlinks(expanded)
+	canon, missing, err = evalMissing(filepath.Clean(expanded))
 	if err != nil {
-		return "", &Error{Kind: KindTargetMissing, Err: err, Message: fmt.Sprintf("mount target %s cannot be resolved: %v", p, unwrapPathError(err))}
+		return "", false, &Error{Kind: KindTargetMissing, Err: err, Message: fmt.Sprintf("mount target %s cannot be resolved: %v", p, unwrapPathError(err))}
 	}
 	if canon, err = filepath.Abs(canon); err != nil {
-		return "", &Error{Kind: KindTargetMissing, Err: err, Message: err.Error()}
+		return "", false, &Error{Kind: KindTargetMissing, Err: err, Message: err.Error()}
 	}
 	if rel, err := filepath.Rel(env.Root, canon); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-		return canon, errorf(KindTargetInsideWorkspace, "mount target %s is inside the workspace (%s); mounts are for paths outside it", p, filepath.ToSlash(rel))
+		return canon, missing, errorf(KindTargetInsideWorkspace, "mount target %s is inside the workspace (%s); mounts are for paths outside it", p, filepath.ToSlash(rel))
 	}
-	return canon, nil
+	return canon, missing, nil
+}
+
+// evalMissing resolves p through symlinks; when p does not exist, it
+// resolves the deepest ancestor that does and joins the missing names to
+// it (missing = true). A dangling symlink on the way is an error: where
+// it points is not a directory mount should create.
+func evalMissing(p string) (string, bool, error) {
+	canon, err := filepath.EvalSymlinks(p)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return canon, false, err
+	}
+	var tail []string
+	dir := p
+	for {
+		if _, lerr := os.Lstat(dir); lerr == nil {
+			break
+		} else if !errors.Is(lerr, fs.ErrNotExist) {
+			return "", false, lerr
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false, err
+		}
+		tail = append([]string{filepath.Base(dir)}, tail...)
+		dir = parent
+	}
+	base, berr := filepath.EvalSymlinks(dir)
+	if berr != nil {
+		return "", false, berr
+	}
+	if st, serr := os.Stat(base); serr != nil || !st.IsDir() {
+		return "", false, err
+	}
+	return filepath.Join(append([]string{base}, tail...)...), true, nil
 }
 
 func unwrapPathError(err error) error {

@@ -58,7 +58,6 @@ func TestPrepareErrors(t *testing.T) {
 		{"file/sub=~/x", testTools, KindInTheWay},
 		{"src=~/x", testTools, KindInTheWay},
 		{"other=~/x", testTools, KindRetarget},
-		{"fork=~/nope", testTools, KindTargetMissing},
 		{"fork=src", testTools, KindTargetInsideWorkspace},
 		{"fork=.", testTools, KindTargetInsideWorkspace},
 		{"fs_read_fil:fork=~/x", testTools, KindUnknownTool},

@@ -4,15 +4,17 @@ import "errors"
 
 // Report is the one JSON object `mount --json` prints.
 type Report struct {
-	Tool   *string           `json:"tool"`
-	Name   string            `json:"name"`
-	Path   string            `json:"path"`
-	Mode   Mode              `json:"mode"`
-	Link   *string           `json:"link"`
-	Target *string           `json:"target"`
-	Tools  []string          `json:"tools"`
-	Rules  map[string][]Rule `json:"rules"`
-	Error  *ReportError      `json:"error"`
+	Tool   *string `json:"tool"`
+	Name   string  `json:"name"`
+	Path   string  `json:"path"`
+	Mode   Mode    `json:"mode"`
+	Link   *string `json:"link"`
+	Target *string `json:"target"`
+	// CreateTarget: the target does not exist; mount creates it.
+	CreateTarget bool              `json:"create_target,omitempty"`
+	Tools        []string          `json:"tools"`
+	Rules        map[string][]Rule `json:"rules"`
+	Error        *ReportError      `json:"error"`
 }
 
 // ReportError is a Report's error member.
@@ -37,7 +39,7 @@ func NewReport(spec string, p *Plan, err error) any {
 		}
 		p = &Plan{Spec: sp}
 	}
-	r := Report{Name: p.Spec.Name, Path: p.Spec.Path, Mode: p.Spec.Mode, Tools: p.Tools, Rules: p.Rules}
+	r := Report{Name: p.Spec.Name, Path: p.Spec.Path, Mode: p.Spec.Mode, Tools: p.Tools, Rules: p.Rules, CreateTarget: p.CreateTarget}
 	if p.Spec.Tool != "" {
 		r.Tool = &p.Spec.Tool
 	}

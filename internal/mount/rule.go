@@ -13,10 +13,10 @@ type Rule struct {
 }
 
 // MountRule is the rule that grants a tool the mount: read always, write
-// only for rw, execute only for rx, and `external = true` as the user's acknowledgement that
+// only for rw and rwx, execute only for rx and rwx, and `external = true` as the user's acknowledgement that
 // the path leaves the workspace.
 func MountRule(rulePath string, mode Mode) Rule {
-	return Rule{Path: rulePath, External: true, Read: true, Write: mode == ReadWrite, Execute: mode == ReadExec}
+	return Rule{Path: rulePath, External: true, Read: true, Write: mode.Writes(), Execute: mode.Executes()}
 }
 
 // WorkspaceDefaultRule is D43's default-deny preservation rule.

@@ -16,7 +16,17 @@ const (
 	// only ro and rw; rx is jp-policy's addition (README, "jp-policy and
 	// JP"), written as a rule JP reads as it reads any other.
 	ReadExec Mode = "rx"
+	// ReadWriteExec is read, write and execute: a cache whose programs
+	// the tool runs (Go's GOCACHE, from which a repeated `go run` runs the
+	// binary it linked before). Like rw it needs a TOOL: prefix.
+	ReadWriteExec Mode = "rwx"
 )
+
+// Writes reports whether the mode grants write.
+func (m Mode) Writes() bool { return m == ReadWrite || m == ReadWriteExec }
+
+// Executes reports whether the mode grants execute.
+func (m Mode) Executes() bool { return m == ReadExec || m == ReadWriteExec }
 
 // ErrorKind is the stable, machine-readable class of a mount error; it is
 // what `--dry-run --json` prints in error.kind.
@@ -67,8 +77,8 @@ type Spec struct {
 
 // Parse reads a mount spec with RFD D43's rules: split on the first '=';
 // on the left an optional `TOOL:` prefix naming an identifier; on the
-// right a trailing `:ro`, `:rx` or `:rw` is the mode (default ro), so a Windows
-// path such as `C:\code\x` keeps its drive letter. `:rw` needs `TOOL:`:
+// right a trailing `:ro`, `:rx`, `:rw` or `:rwx` is the mode (default ro), so a Windows
+// path such as `C:\code\x` keeps its drive letter. `:rw` and `:rwx` need `TOOL:`:
 // the user opts into write access twice, once per tool.
 func Parse(s string) (Spec, error) {
 	left, right, ok := strings.Cut(s, "=")
@@ -84,7 +94,9 @@ func Parse(s string) (Spec, error) {
 		sp.Tool, sp.Name = tool, name
 	}
 	sp.Path, sp.Mode = right, ReadOnly
-	if p, ok := strings.CutSuffix(right, ":rw"); ok {
+	if p, ok := strings.CutSuffix(right, ":rwx"); ok {
+		sp.Path, sp.Mode = p, ReadWriteExec
+	} else if p, ok := strings.CutSuffix(right, ":rw"); ok {
 		sp.Path, sp.Mode = p, ReadWrite
 	} else if p, ok := strings.CutSuffix(right, ":rx"); ok {
 		sp.Path, sp.Mode = p, ReadExec
@@ -94,8 +106,8 @@ func Parse(s string) (Spec, error) {
 	if sp.Name == "" || sp.Path == "" {
 		return Spec{}, errorf(KindEmpty, "invalid mount %q: NAME and PATH must both be non-empty", s)
 	}
-	if sp.Mode == ReadWrite && sp.Tool == "" {
-		return Spec{}, errorf(KindWriteRequiresTool, "invalid mount %q: ':rw' requires a TOOL: prefix (e.g. fs_modify_file:%s=%s:rw)", s, sp.Name, sp.Path)
+	if sp.Mode.Writes() && sp.Tool == "" {
+		return Spec{}, errorf(KindWriteRequiresTool, "invalid mount %q: ':%s' requires a TOOL: prefix (e.g. fs_modify_file:%s=%s:%s)", s, sp.Mode, sp.Name, sp.Path, sp.Mode)
 	}
 	return sp, nil
 }

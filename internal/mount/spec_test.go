@@ -24,6 +24,8 @@ func TestParse(t *testing.T) {
 		{in: `fs_read_file:fork=C:\code\forks\x:ro`, want: Spec{Tool: "fs_read_file", Name: "fork", Path: `C:\code\forks\x`, Mode: ReadOnly}},
 		// Mode rules table.
 		{in: "NAME=PATH:rw", kind: KindWriteRequiresTool},
+		{in: "NAME=PATH:rwx", kind: KindWriteRequiresTool},
+		{in: "t:cache=~/.cache/go-build:rwx", want: Spec{Tool: "t", Name: "cache", Path: "~/.cache/go-build", Mode: ReadWriteExec}},
 		{in: "tool:NAME=PATH", want: Spec{Tool: "tool", Name: "NAME", Path: "PATH", Mode: ReadOnly}},
 		{in: "tool:NAME=PATH:rw", want: Spec{Tool: "tool", Name: "NAME", Path: "PATH", Mode: ReadWrite}},
 		{in: "NAME=PATH:rx", want: Spec{Name: "NAME", Path: "PATH", Mode: ReadExec}},

@@ -60,28 +60,11 @@ func isLocal(s config.Str) bool {
 	return s.Set && (s.Value == "local" || strings.HasPrefix(s.Value, "local."))
 }
 
-// enabled resolves `enable` the way JP's effective_enable does for a bare
-// mount's scope: the tool's own value, else the `conversation.tools.'*'`
-// default, else enabled. "explicit" tools only run when asked for by
+// enabled resolves `enable` as JP's effective_enable does
+// (config.EffectiveEnable). "explicit" tools only run when asked for by
 // name, so a mount that names no tool leaves them out, as JP does.
 func enabled(t, defaults *config.Tool) bool {
-	for _, c := range []*config.Tool{t, defaults} {
-		if c == nil {
-			continue
-		}
-		if c.Enable.Set {
-			return c.Enable.Value
-		}
-		if c.EnableMode.Set {
-			switch c.EnableMode.Value {
-			case "on", "always", "true":
-				return true
-			default:
-				return false
-			}
-		}
-	}
-	return true
+	return config.EffectiveEnable(t, defaults).State
 }
 
 // suggestTool returns the configured name closest to name, or "" when

@@ -135,6 +135,9 @@ func Unmount(name string, env Env, files Files) (res UnmountResult, err error) {
 		}
 		u.push(func() error { return os.Symlink(dest, link) })
 		res.Links = append(res.Links, rp)
+		// Best effort: a line left in .git/info/exclude hides nothing
+		// that exists.
+		_ = removeExclude(env.Root, rp)
 		// mount created the directories a nested link sits in
 		// (vendor/ for vendor/yaml); once empty they go with it.
 		gone := removeEmptyParents(filepath.Dir(link), env.Root)

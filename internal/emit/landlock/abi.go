@@ -74,8 +74,11 @@ func NeedABI(m *Manifest) (int, error) {
 }
 
 // TmpRights is what a tool may do in its private temporary directory
-// (exec's TMPDIR, outside every grant).
-const TmpRights = RReadFile | RReadDir | RWriteFile | RTruncate | RMakeReg | RMakeDir | RMakeSym | RRemoveFile | RRemoveDir
+// (exec's TMPDIR, outside every grant). Execute is included: compilers
+// and test runners run what they build there (go test links the test
+// binary into $TMPDIR), and a directory the tool may write is no code
+// boundary anyway (ld.so runs any readable file).
+const TmpRights = RExecute | RReadFile | RReadDir | RWriteFile | RTruncate | RMakeReg | RMakeDir | RMakeSym | RRemoveFile | RRemoveDir
 
 // MaxFSABI is the newest Landlock ABI that added a filesystem right this
 // package knows: RightsForABI is the same for every later ABI.

@@ -76,8 +76,16 @@ var baseline = []baselineGroup{
 		{"/etc/default/locale", rfile, true},
 		{"/etc/mime.types", rfile, true},
 	}},
-	{"baseline.tools", "system-wide configuration of common developer tools (git reads /etc/gitconfig and treats a denial as fatal)", []baselinePath{
+	{"baseline.tools", "system-wide configuration of common developer tools and the distribution's identity (git reads /etc/gitconfig and treats a denial as fatal; pip reads /etc/debian_version and /etc/pip.conf and crashes on EACCES, which Landlock gives where the file was meant to be missing)", []baselinePath{
 		{"/etc/gitconfig", rfile, true},
+		{"/etc/os-release", rfile, true},
+		{"/etc/lsb-release", rfile, true},
+		{"/etc/debian_version", rfile, true},
+		{"/etc/pip.conf", rfile, true},
+		{"/etc/xdg/pip", rdir, true},
+		{"/etc/npmrc", rfile, true},
+		{"/etc/ssh/ssh_config", rfile, true},
+		{"/etc/ssh/ssh_config.d", rdir, true},
 	}},
 	{"baseline.dev", "the standard character devices (/dev/tty with terminal ioctls)", []baselinePath{
 		{"/dev/null", devRW, false},
@@ -90,8 +98,11 @@ var baseline = []baselineGroup{
 	{"baseline.shm", "POSIX shared memory and semaphores in /dev/shm (Python's multiprocessing locks, sem_open)", []baselinePath{
 		{"/dev/shm", shmRW, true},
 	}},
-	{"baseline.proc", "the process's own /proc entry and the CPU list", []baselinePath{
+	{"baseline.proc", "the process's own /proc entry, the CPU list, and the CPU, memory and scheduler statistics runtimes size themselves from (/proc/cpuinfo, /proc/stat, /proc/meminfo: Node's os.cpus(), worker pools)", []baselinePath{
 		{"/proc/self", procRO, true},
+		{"/proc/cpuinfo", rfile, true},
+		{"/proc/stat", rfile, true},
+		{"/proc/meminfo", rfile, true},
 		{"/sys/devices/system/cpu", rdir, true},
 	}},
 }
