@@ -58,10 +58,11 @@ func TestChoosePath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.noUserns {
-				t.Setenv(nsroot.TestNoUsernsEnv, "1")
+				nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
 			} else {
-				t.Setenv(nsroot.TestNoUsernsEnv, "")
+				nsroot.SetUnavailableForTest("")
 			}
+			defer nsroot.SetUnavailableForTest("")
 			p, err := Prepare(&Options{Manifest: tc.m, Tool: "t", Argv: []string{"true"}, Environ: []string{"PATH=" + os.Getenv("PATH")},
 				Platform: "linux", ABI: 7, BestEffort: tc.best, NSMode: tc.mode})
 			if tc.refused != (err != nil) {

@@ -71,6 +71,7 @@ var catalogue = [...]*Rule{
 	&ruleJP125,
 	&ruleJP130,
 	&ruleJP131,
+	&ruleJP132,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.
