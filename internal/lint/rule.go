@@ -69,6 +69,7 @@ var catalogue = [...]*Rule{
 	&ruleJP123,
 	&ruleJP124,
 	&ruleJP125,
+	&ruleJP126,
 	&ruleJP130,
 	&ruleJP131,
 	&ruleJP132,
