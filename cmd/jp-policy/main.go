@@ -13,12 +13,6 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
-	// First among jp-policy's inits: the main goroutine's stack grows
-	// once, to 64 kB, instead of three times (internal/earlystack).
-	_ "github.com/jp-policy/jp-policy/internal/earlystack"
-	// The heap the command is about to use on one huge page
-	// (internal/earlyheap).
-	_ "github.com/jp-policy/jp-policy/internal/earlyheap"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
