@@ -22,12 +22,15 @@ func DenialLines(tool string, obs Observations, ctx Context, home string, max in
 	seen := map[key]bool{}
 	var out []string
 	more := 0
+	// Every path, name and command in a line is the traced command's
+	// choice: the whole line is escaped for the terminal, the mount
+	// command and the TOML rule included.
 	emit := func(line string) {
 		if max > 0 && len(out) >= max {
 			more++
 			return
 		}
-		out = append(out, line)
+		out = append(out, OneLine(line))
 	}
 	for _, d := range obs.Denied {
 		k := key{path: d.File.Path, op: d.File.Op}
