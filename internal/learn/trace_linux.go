@@ -211,6 +211,7 @@ type tracer struct {
 	dirs    map[string]string // directory as named -> canonical
 	foreign bool              // a call of another ABI was made
 	denials bool              // record refused calls, not successful ones
+	ended   bool              // denials: the command exited, the rest is killed
 	lookup  lookupFunc        // resolves the names queried; nil: none is
 }
 
@@ -305,7 +306,22 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 				} else {
 					code = 128 + int(ws.Signal())
 				}
+				if t.denials {
+					// Under exec --denials the command is a sandboxed
+					// tool: a process it leaves running would hold the
+					// report, and whoever waits for exec, for as long
+					// as it likes (plain exec returns when the command
+					// exits). Its calls are traced, so it cannot go on
+					// without the tracer: it ends with the command.
+					t.ended = true
+					for k := range t.known {
+						unix.Kill(k, unix.SIGKILL)
+					}
+				}
 			}
+		case ws.Stopped() && t.ended:
+			// Started as the command ended (its fork event came late).
+			unix.Kill(tid, unix.SIGKILL)
 		case ws.Stopped():
 			t.stop(tid, ws)
 		}
