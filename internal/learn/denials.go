@@ -77,6 +77,17 @@ func allowFile(tool string, fa FileAccess, ctx Context, home string) string {
 		}
 		return "allowed by adding to conversation.tools." + tomlquote.Key(tool) + ".access.fs: " + strings.Join(rules, ", ")
 	case len(p.Mounts) > 0:
+		if fa.Op&(OpCreate|OpUpdate|OpDelete) != 0 {
+			for _, m := range p.Mounts {
+				for _, g := range ctx.Guarded {
+					_, below := within(g.Path, m.Target)
+					_, above := within(m.Target, g.Path)
+					if below || above {
+						return "no mount proposed: exec keeps " + display(g.Path, ctx.Root, home) + " read-only for every tool unless a rule names it (" + g.Why + ")"
+					}
+				}
+			}
+		}
 		return "allowed by a mount: " + strings.Join(MountCommands(tool, p.Mounts, home), "; ")
 	}
 	return "no rule allows it: outside the workspace and every mount, exec keeps it closed for every tool"
