@@ -54,6 +54,9 @@ func DenialLines(tool string, obs Observations, ctx Context, home string, max in
 	if more > 0 {
 		out = append(out, fmt.Sprintf("and %d more refused accesses", more))
 	}
+	if obs.DeniedMore > 0 {
+		out = append(out, fmt.Sprintf("and %d more refused calls, beyond the %d distinct refusals kept", obs.DeniedMore, MaxDenied))
+	}
 	return out
 }
 
