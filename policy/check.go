@@ -123,8 +123,10 @@ func (c *Checker) CheckNet(rawURL string) Decision {
 // parsed target. When the path is not visible (t.noPath), a rule with a
 // path prefix cannot be told apart from the rest of the host, so the
 // request is decided as if for every path: a path-scoped allow rule does
-// not grant it, and a path-scoped deny rule that matches the endpoint
-// refuses it (fail closed).
+// not grant it, and a path-scoped deny rule that covers the host and port
+// refuses it (fail closed), whatever scheme the rule names: a tunnel to
+// the port carries whatever protocol the tool speaks over it, the rule's
+// included.
 func (c *Checker) decideNet(t *netTarget) Decision {
 	asked := "connect to " + strconv.Quote(t.String())
 	if c.p == nil || len(c.p.Net) == 0 {
@@ -135,14 +137,12 @@ func (c *Checker) decideNet(t *netTarget) Decision {
 	for i := range c.net {
 		r := &c.net[i]
 		if t.noPath && len(r.segs) > 0 {
-			if r.matchesEndpoint(t) {
-				if !c.p.Net[i].Allow {
-					if blocker < 0 || r.spec >= c.net[blocker].spec {
-						blocker = i
-					}
-				} else if pathAllow < 0 {
-					pathAllow = i
+			if !c.p.Net[i].Allow {
+				if r.coversPort(t) && (blocker < 0 || r.spec >= c.net[blocker].spec) {
+					blocker = i
 				}
+			} else if r.matchesEndpoint(t) && pathAllow < 0 {
+				pathAllow = i
 			}
 			continue
 		}

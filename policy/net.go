@@ -345,6 +345,36 @@ func (r *netRuleC) matchesEndpoint(t *netTarget) bool {
 	return true
 }
 
+// coversPort reports whether rule r reaches t's host and port over any
+// scheme: the rule's port, else its scheme's default port, else (neither
+// set: the default port of whatever scheme a request names) any scheme's
+// default port. The scheme itself is not compared: it is how a request
+// names its protocol, and a tunnel to the port can speak any.
+func (r *netRuleC) coversPort(t *netTarget) bool {
+	if r.host != t.host {
+		return false
+	}
+	switch {
+	case r.port >= 0:
+		return t.port == r.port
+	case r.scheme != "":
+		def, _ := DefaultPort(r.scheme)
+		return t.port == int(def)
+	}
+	if t.onDefault || t.port < 0 {
+		return true
+	}
+	for _, s := range defaultPortSchemes {
+		if def, _ := DefaultPort(s); t.port == int(def) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultPortSchemes are the schemes DefaultPort knows.
+var defaultPortSchemes = []string{"http", "https", "ws", "wss", "ftp"}
+
 // segsPrefix reports whether the segments of p (cleaned, rooted) start
 // with segs, without splitting p.
 func segsPrefix(p string, segs []string) bool {

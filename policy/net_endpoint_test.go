@@ -50,6 +50,16 @@ func TestCheckNetEndpoint(t *testing.T) {
 		{Host: "127.0.0.1", Scheme: new("http"), Port: up(8080), PathPrefix: new("/api"), Allow: true},
 		{Host: "127.0.0.1", Port: up(9000), Allow: true},
 		{Host: "web.example", Scheme: new("https"), Allow: true},
+		{Host: "svc.example", Port: up(8080), Allow: true},
+		{Host: "svc.example", Port: up(8081), Allow: true},
+		{Host: "svc.example", Scheme: new("http"), Port: up(8080), PathPrefix: new("/admin"), Allow: false},
+		{Host: "plain.example", Port: up(80), Allow: true},
+		{Host: "plain.example", Port: up(443), Allow: true},
+		{Host: "plain.example", Scheme: new("http"), PathPrefix: new("/admin"), Allow: false},
+		{Host: "any.example", Port: up(80), Allow: true},
+		{Host: "any.example", Port: up(443), Allow: true},
+		{Host: "any.example", Port: up(8443), Allow: true},
+		{Host: "any.example", PathPrefix: new("/admin"), Allow: false},
 	}})
 	for _, tc := range []struct {
 		scheme, host string
@@ -76,6 +86,17 @@ func TestCheckNetEndpoint(t *testing.T) {
 		{"", "127.1", 9000, "", true, ""},
 		{"", "127.0.0.1", 8080, "", false, ""},
 		{"", "web.example", 443, "", false, ""},
+		// A path-scoped deny rule refuses a tunnel to its host and
+		// port whatever scheme it names: the tunnel can carry it.
+		{"https", "svc.example", 8080, "", false, "denies part of this host"},
+		{"", "svc.example", 8080, "", false, "denies part of this host"},
+		{"", "svc.example", 8081, "", true, ""},
+		{"https", "plain.example", 80, "", false, "denies part of this host"},
+		{"", "plain.example", 80, "", false, "denies part of this host"},
+		{"https", "plain.example", 443, "", true, ""},
+		{"", "any.example", 443, "", false, "denies part of this host"},
+		{"", "any.example", 80, "", false, "denies part of this host"},
+		{"", "any.example", 8443, "", true, ""},
 		// Malformed.
 		{"", "web.example", -1, "", false, ""},
 		{"h t", "web.example", 1, "", false, ""},
@@ -106,6 +127,7 @@ func FuzzCheckNetEndpoint(f *testing.F) {
 		"https://api.github.com/repos", "http://api.github.com/admin/x", "https://API.github.com.:443/",
 		"http://0x7f.1:8080/api/x", "http://[::ffff:127.0.0.1]:8080/api", "https://files.example/pub/a",
 		"ftp://files.example/pub", "foo://api.github.com:1/", "https://münchen.de/", "http://2130706433:9000/",
+		"http://svc.example:8080/admin/x",
 	} {
 		f.Add(s)
 	}
@@ -116,6 +138,8 @@ func FuzzCheckNetEndpoint(f *testing.F) {
 		{Host: "127.0.0.1", Scheme: new("http"), Port: up(8080), PathPrefix: new("/api"), Allow: true},
 		{Host: "127.0.0.1", Port: up(9000), Allow: true},
 		{Host: "münchen.de", Scheme: new("https"), Allow: true},
+		{Host: "svc.example", Port: up(8080), Allow: true},
+		{Host: "svc.example", Scheme: new("http"), Port: up(8080), PathPrefix: new("/admin"), Allow: false},
 	}})
 	if err != nil {
 		f.Fatal(err)
@@ -147,6 +171,23 @@ func FuzzCheckNetEndpoint(f *testing.F) {
 		}
 		if tun := c.CheckNetEndpoint(u.Scheme, u.Hostname(), port, ""); tun.Allowed && !want.Allowed {
 			t.Fatalf("%q: refused with its path but allowed as a tunnel by %s", raw, ruleLabel(tun.Rule))
+		}
+		// A path deny rule refuses every tunnel to the host and port it
+		// covers, whatever scheme the tunnel is decided as.
+		if r, ok := want.Rule.(NetRule); ok && !want.Allowed && r.PathPrefix != nil {
+			eff := port
+			if eff < 0 {
+				def, ok := DefaultPort(u.Scheme)
+				if !ok {
+					return
+				}
+				eff = int(def)
+			}
+			for _, sch := range []string{"", "https", "http", "socks"} {
+				if tun := c.CheckNetEndpoint(sch, u.Hostname(), eff, ""); tun.Allowed {
+					t.Fatalf("%q: refused by %s with its path, but a tunnel as %q to port %d is allowed by %s", raw, ruleLabel(want.Rule), sch, eff, ruleLabel(tun.Rule))
+				}
+			}
 		}
 	})
 }

@@ -32,7 +32,7 @@ func TestLeanDependencies(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
 	}
-	wantModule := []string{"internal/atomicfile", "internal/caps", "internal/earlyheap", "internal/earlystack", "internal/execcore", "internal/execplan", "internal/jpdirs", "internal/nsroot", "internal/platform", "internal/rulematch", "internal/seccomp", "internal/wire"}
+	wantModule := []string{"internal/atomicfile", "internal/caps", "internal/earlyheap", "internal/earlystack", "internal/execcore", "internal/execplan", "internal/jpdirs", "internal/nsroot", "internal/platform", "internal/rulematch", "internal/scratchhome", "internal/seccomp", "internal/wire"}
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		cmd := exec.Command("go", "list", "-deps", ".")
 		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")

@@ -23,14 +23,15 @@ import (
 // MountCmd links an external path into the workspace and grants tools
 // access to it (RFD D43 `--mount`).
 type MountCmd struct {
-	Workspace string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
-	Config    string `placeholder:"FILE" help:"Config file to append the rules to (default: <workspace>/.jp/config.toml)." type:"path"`
-	Approvals string `placeholder:"FILE" help:"approvals.json to record the approval in (default: JP's user-workspace storage)." type:"path"`
-	Yes       bool   `help:"Grant every enabled local tool without asking (for scripts)."`
-	DryRun    bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
-	Format    string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
-	JSON      bool   `name:"json" hidden:"" help:"Same as --format json."`
-	Spec      string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain), rw (needs TOOL:) or rwx (read, write and execute: a build cache whose binaries the tool runs; needs TOOL:)."`
+	Workspace   string `short:"w" placeholder:"DIR" help:"Workspace root (default: the nearest directory at or above the working directory that holds .jp/)." type:"path"`
+	Config      string `placeholder:"FILE" help:"Config file to append the rules to (default: <workspace>/.jp/config.toml)." type:"path"`
+	Approvals   string `placeholder:"FILE" help:"approvals.json to record the approval in (default: JP's user-workspace storage)." type:"path"`
+	Yes         bool   `help:"Grant every enabled local tool without asking (for scripts)."`
+	DryRun      bool   `name:"dry-run" help:"Check and print what would be done; change nothing."`
+	Format      string `help:"Output format: text or json, one JSON object (docs/output.md)." enum:"text,json" default:"text"`
+	JSON        bool   `name:"json" hidden:"" help:"Same as --format json."`
+	Acknowledge string `name:"acknowledge-home" placeholder:"REASON" help:"For a read-write mount of the home directory (or a directory that holds it), which compile refuses otherwise (lint JP132): write REASON as the acknowledgement above the rule."`
+	Spec        string `arg:"" name:"spec" help:"[TOOL:]NAME=PATH[:MODE]: NAME is the symlink (relative to the working directory), PATH the target, MODE ro (default), rx (read and execute: a toolchain), rw (needs TOOL:) or rwx (read, write and execute: a build cache whose binaries the tool runs; needs TOOL:)."`
 }
 
 // Run plans the mount, asks for confirmation when it names no tool, and
@@ -105,6 +106,11 @@ func (c *MountCmd) prepare() (*mount.Plan, mount.Env, mount.Files, error) {
 		return partial, env, files, err
 	}
 	p, err := mount.Prepare(c.Spec, tools, env)
+	if err == nil && c.Acknowledge != "" {
+		for i := range p.Blocks {
+			p.Blocks[i].Acknowledge = c.Acknowledge
+		}
+	}
 	return p, env, files, err
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"os/exec"
@@ -120,6 +121,9 @@ func runReadme(t *testing.T, steps []readmeStep) {
 			continue
 		}
 		if len(s.args) > 0 && s.args[0] == "exec" && platform.Host == platform.Linux && launcher.KernelABI() < 6 && !strings.Contains(strings.Join(s.args, " "), "--dry-run") {
+			if err := enforcetest.Missing("the kernel lacks Landlock ABI 6"); err != nil {
+				t.Fatalf("README.md:%d: %v", s.line, err)
+			}
 			t.Logf("README.md:%d: skipped, the kernel lacks Landlock ABI 6 (exec refuses, as it must)", s.line)
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
@@ -25,8 +26,8 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      func() { unsetForScript(); main() },
-		"jp-policy-exec": func() { unsetForScript(); execcore.Main(os.Args[1:]) },
+		"jp-policy":      func() { unsetForScript(); noUsernsForTest(); main() },
+		"jp-policy-exec": func() { unsetForScript(); noUsernsForTest(); execcore.Main(os.Args[1:]) },
 	})
 }
 
@@ -59,6 +60,15 @@ func cmdUnenv(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("TESTSCRIPT_UNSET", list)
 }
 
+// noUsernsForTest: JP_POLICY_TEST_NO_USERNS=1 makes the binaries of the
+// scripts behave as on a machine without user namespaces (the fallback's
+// scripts). Only this test binary reads it.
+func noUsernsForTest() {
+	if os.Getenv("JP_POLICY_TEST_NO_USERNS") == "1" {
+		nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
+	}
+}
+
 // TestScripts runs every testdata/scripts/*.txtar script against the real
 // binary entry point. Scripts see $SHARED (the repository's ../shared, for
 // JP's upstream fixture, used only by scripts that start with
@@ -75,16 +85,23 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		// [landlock]: the kernel enforces what compiled manifests need
 		// (Landlock ABI 6: scopes). Without it exec refuses, as it must,
-		// so the scripts that prove enforcement skip instead.
+		// so the scripts that prove enforcement skip instead, and
+		// [userns] likewise for the namespaced path; a script that asks
+		// fails instead when enforcement is required (enforcetest).
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "landlock":
-				return launcher.KernelABI() >= 6, nil
+				if abi := launcher.KernelABI(); abi < 6 {
+					return false, enforcetest.Missing(fmt.Sprintf("[landlock]: the kernel has Landlock ABI %d, exec needs 6", abi))
+				}
+				return true, nil
 			case "root":
 				return os.Geteuid() == 0, nil
 			case "userns":
-				ok, _ := nsroot.Available()
-				return ok, nil
+				if ok, reason := nsroot.Available(); !ok {
+					return false, enforcetest.Missing("[userns]: user namespaces unavailable: " + reason)
+				}
+				return true, nil
 			case "hostsname":
 				// [hostsname]: /etc/hosts maps a name other than
 				// localhost to a loopback or private address (a

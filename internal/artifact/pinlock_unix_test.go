@@ -3,6 +3,7 @@
 package artifact
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -13,16 +14,24 @@ import (
 func TestLockPin(t *testing.T) {
 	dir := t.TempDir()
 	unlockW := LockPin(dir, "/ws", "/ws/.jp/policy/policy.json", true)
-	got := make(chan time.Time, 1)
+	var released atomic.Bool
+	got := make(chan bool, 1)
 	go func() {
 		unlock := LockPin(dir, "/ws", "/ws/.jp/policy/policy.json", false)
-		got <- time.Now()
+		got <- released.Load()
 		unlock()
 	}()
-	time.Sleep(100 * time.Millisecond)
-	released := time.Now()
+	// The reader is blocked in flock, or about to be: no pause makes
+	// that certain, so the check is on the order instead. Granted before
+	// the writer let go is the failure, whenever the reader gets there.
+	select {
+	case <-got:
+		t.Fatal("the shared lock was granted while a writer held the exclusive one")
+	default:
+	}
+	released.Store(true)
 	unlockW()
-	if at := <-got; at.Before(released) {
+	if after := <-got; !after {
 		t.Fatal("the shared lock was granted while a writer held the exclusive one")
 	}
 	r1 := LockPin(dir, "/ws", "/ws/.jp/policy/policy.json", false)

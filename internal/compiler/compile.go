@@ -15,6 +15,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -186,10 +187,15 @@ func Build(opts Options) (_ *Result, err error) {
 	// The paths outside the workspace no tool may write (start-up files,
 	// JP's user config and storage, jp-policy's pins), located once.
 	protected := protectedPaths(root, opts.getenv, opts.ApprovalsFile)
+	// The macOS profile's host facts: the developer directory the xcrun
+	// shims run tools from, and the home git reads its user config from
+	// (HOME is already an input, so another HOME makes the artifact stale).
+	devDir, home := sbpl.HostDeveloperDir(), sbpl.CanonicalHome(opts.getenv("HOME"))
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], l.Defaults, bound[name], approved)
 		et.FS = emitDisk
 		et.Protected = protected
+		et.DeveloperDir, et.Home = devDir, home
 		p.Tools[name] = at
 		emittedTools[name] = et
 		diags = append(diags, tdiags...)

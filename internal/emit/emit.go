@@ -44,6 +44,14 @@ type Tool struct {
 	// (ProtectedPaths): the Linux emitter keeps every one a writable
 	// grant covers read-only on exec's namespaced path.
 	Protected []string `json:"-"`
+	// DeveloperDir is the macOS developer directory the xcrun shims in
+	// /usr/bin (git, python3, make, clang) run tools from, as the
+	// compiler found it (sbpl.HostDeveloperDir); "" means
+	// sbpl.DefaultDeveloperDir.
+	DeveloperDir string `json:"-"`
+	// Home is the user's canonical home directory, where git's user
+	// configuration is; "" leaves it out of the macOS profile.
+	Home string `json:"-"`
 	// FS is how emitters read the disk; nil means directly (OS). The
 	// compiler shares one CachedFS among the tools of a compile.
 	FS FS `json:"-"`

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
@@ -101,7 +102,7 @@ func TestFastPrepare(t *testing.T) {
 	ws, data := writeWorkspace(t, 3)
 	t.Setenv("JP_USER_DATA_DIR", data)
 	if KernelABI() < 1 {
-		t.Skip("no Landlock")
+		enforcetest.Skip(t, "no Landlock")
 	}
 	s, path, env, err := prepare(&Options{Workspace: ws, Tool: "t", Argv: []string{"true"}, Environ: []string{"PATH=/usr/bin:/bin", "SECRET=x", "TERM=xterm"}})
 	if err != nil {

@@ -49,9 +49,24 @@ func TestVerifyCache(t *testing.T) {
 	if len(c.entries) != 1 || !c.fresh(layer, inputs[0].SHA256) {
 		t.Fatalf("first verify recorded %+v", c.entries)
 	}
-	// The same size, the same mtime, other bytes: stale.
-	time.Sleep(20 * time.Millisecond) // past a coarse clock tick
-	write("read = fals\n", mtime)
+	// The same size, the same mtime, other bytes: stale. The edit must
+	// land in a later clock tick than the recorded ctime (settleTime,
+	// zero here, is what ensures that outside tests), so it is written
+	// again until ctime has moved.
+	recorded := c.entries[layer].id.Ctime
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		write("read = fals\n", mtime)
+		fi, err := os.Stat(layer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id, _ := identity(fi); id.Ctime != recorded {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the file's ctime did not move in 30 s of rewrites")
+		}
+	}
 	if err := verify(); !errors.Is(err, execplan.ErrStale) {
 		t.Fatalf("edited layer with its mtime put back: %v, want stale", err)
 	}

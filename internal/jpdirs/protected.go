@@ -1,6 +1,7 @@
 package jpdirs
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/platform"
@@ -27,7 +28,7 @@ type Protected struct {
 // (where JP would read other user-level config layers, and other paths
 // are the protected ones) refuses as stale.
 func ProtectedEnv() []string {
-	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR"}
+	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR", "PATH"}
 	if platform.Host == platform.Windows {
 		env = append(env, "USERPROFILE", "APPDATA", "LOCALAPPDATA")
 	}
@@ -71,6 +72,21 @@ var homeStartup = []struct{ rel, what string }{
 	{".gitconfig", gitConfig},
 	{filepath.Join(".local", "bin"), onPath},
 	{"bin", onPath},
+	{filepath.Join("go", "bin"), "where `go install` puts programs (commonly on PATH, and where jp-policy itself is installed): a program written there runs as you, outside any sandbox, in place of the one you or JP start next"},
+	{filepath.Join(".cargo", "bin"), "where `cargo install` and rustup put programs (on PATH through ~/.cargo/env): a program written there runs as you, outside any sandbox, in place of cargo or rustc"},
+	{filepath.Join(".cargo", "config.toml"), "cargo's user config, which can make your next cargo command run programs as you (build.rustc-wrapper, target runners, aliases)"},
+	{filepath.Join(".cargo", "config"), "cargo's user config (old name), which can make your next cargo command run programs as you (build.rustc-wrapper, target runners)"},
+	{".npmrc", "npm's user config, which can make your next npm command run programs as you (script-shell, node-options, a registry serving changed packages)"},
+	{".yarnrc", "yarn's user config, which can make your next yarn command run programs as you (yarn-path)"},
+	{filepath.Join(".docker", "config.json"), "docker's client config (credential helpers, which docker runs as you; registry credentials)"},
+	{".vimrc", editor},
+	{".vim", editor},
+	{".gvimrc", editor},
+	{".exrc", editor},
+	{".emacs", editor},
+	{".emacs.d", editor},
+	{".tmux.conf", "tmux's config, which runs commands as you when tmux next starts (run-shell, bindings)"},
+	{".inputrc", "readline's config, which binds keys of your next shell to commands"},
 	{".ssh", "ssh's directory: authorized_keys lets anyone who holds a listed key log in as you, config and rc run commands on your next ssh"},
 }
 
@@ -83,6 +99,9 @@ var xdgStartup = []struct{ rel, what string }{
 	{"autostart", "the desktop's autostart entries, which run as you at your next login"},
 	{"environment.d", "systemd's user environment (PATH, LD_PRELOAD), set for every program of your next login session"},
 	{"plasma-workspace", "KDE Plasma's env and shutdown scripts, which run as you at your next login or logout"},
+	{"nvim", editor},
+	{"tmux", "tmux's config directory, which runs commands as you when tmux next starts"},
+	{"emacs", editor},
 }
 
 // xdgDataStartup are the same kind of files under the XDG data directory
@@ -102,6 +121,9 @@ const (
 	startup   = "shell start-up files, which run as you, outside any sandbox, in your next shell"
 	xSession  = "X session start-up scripts, which run as you, outside any sandbox, at your next graphical login"
 	onPath    = "a directory on PATH (Debian's, Ubuntu's and Fedora's default start-up files add it): a program written there runs as you, outside any sandbox, in place of the one your next shell command names"
+	editor    = "an editor's start-up files, which run as you, outside any sandbox, when you next open the editor (vim's and neovim's run any command, and load plugins from there)"
+	onPATH    = "a directory on PATH: a program written there runs as you, outside any sandbox, in place of the one you, JP or jp-policy start next by that name"
+	ownBinary = "the directory holding jp-policy's own binaries: a program written there runs unsandboxed in place of jp-policy or jp-policy-exec at the next tool call"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
 
@@ -136,6 +158,7 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 	if d, err := UserDataDir(getenv); err == nil && d != "" {
 		out = append(out, Protected{PolicyDataDir(d), "jp-policy's pins and verify caches, so it can forge the pin of a workspace and make the next exec trust an artifact it wrote itself"})
 	}
+	out = append(out, principled(getenv)...)
 	h := home(getenv)
 	if h == "" || !filepath.IsAbs(h) {
 		return out
@@ -162,6 +185,33 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 		for _, rel := range zdotdirStartup {
 			out = append(out, Protected{filepath.Join(filepath.Clean(z), rel), startup + " ($ZDOTDIR)"})
 		}
+	}
+	return out
+}
+
+// principled are the protected paths that no list has to name: every
+// directory on PATH (what the user's next command, JP, and the tool's own
+// PATH look up; relative entries are left out: they name no fixed place)
+// and the directory holding the running jp-policy binary (jp-policy-exec
+// is looked up beside it). A program written to one of them runs as the
+// user, outside any sandbox, the next time its name is run.
+func principled(getenv func(string) string) []Protected {
+	var out []Protected
+	seen := map[string]bool{}
+	add := func(p, what string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, Protected{p, what})
+		}
+	}
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if d != "" && filepath.IsAbs(d) {
+			add(d, onPATH)
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		add(filepath.Dir(exe), ownBinary)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package jpdirs
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -61,5 +62,52 @@ func TestProtectedPaths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestNestedGitDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".git/hooks", "a/.git/hooks", "a/b/c/.git", "vendor/x/.git/modules/y/.git", "plain/dir"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "a/sub"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "s"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "s/.git"), []byte("gitdir: ../.git/modules/s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	got, complete := NestedGitDirs(root, GitScanLimit, 0)
+	want := []string{filepath.Join(root, "a/.git"), filepath.Join(root, "a/b/c/.git"), filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
+	if !complete || !slices.Equal(got, want) {
+		t.Errorf("NestedGitDirs = %v %v, want %v complete", got, complete, want)
+	}
+	if _, complete := NestedGitDirs(root, 3, 0); complete {
+		t.Error("a walk cut short reported complete")
+	}
+	// Depth 3: a/b/c/.git is four names down, vendor/x/.git three.
+	got, _ = NestedGitDirs(root, GitScanLimit, 3)
+	want = []string{filepath.Join(root, "a/.git"), filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
+	if !slices.Equal(got, want) {
+		t.Errorf("NestedGitDirs to depth 3 = %v, want %v", got, want)
+	}
+}
+
+// BenchmarkNestedGitDirs walks the repository itself, as exec's
+// namespaced path walks a writable workspace on every call.
+func BenchmarkNestedGitDirs(b *testing.B) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		NestedGitDirs(root, GitScanLimit, 0)
 	}
 }

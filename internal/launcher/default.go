@@ -69,6 +69,7 @@ func prepareDefault(o *Options, p *Plan) (env emit.Env, commands map[string]poli
 		p.Manifest = m
 		return m.Env, m.Commands, false, nil
 	case platform.Darwin:
+		t.DeveloperDir, t.Home = sbpl.HostDeveloperDir(), sbpl.CanonicalHome(os.Getenv("HOME"))
 		prof, _, err := sbpl.Build(t)
 		if err != nil {
 			return env, nil, false, err

@@ -29,6 +29,9 @@ func Exec(p *Plan) error {
 	if err := setCloexecAbove2(); err != nil {
 		return err
 	}
+	if err := p.setMacTmp(); err != nil {
+		return err
+	}
 	if len(p.NetRules) > 0 && p.ProfileText != "" && strings.Contains(p.ProfileText, sbpl.ProxyPortParam) {
 		return superviseProxied(p)
 	}
@@ -49,6 +52,7 @@ func superviseProxied(p *Plan) error {
 		return fmt.Errorf("cannot serve the network proxy: %w", err)
 	}
 	defer stop()
+	defer os.RemoveAll(p.TmpDir)
 	argv := SandboxExecArgv(p)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = p.Env, os.Stdin, os.Stdout, os.Stderr

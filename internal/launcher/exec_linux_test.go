@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // helperEnv makes the test binary act as the launcher: it decodes a Plan
@@ -76,7 +77,7 @@ func runSandboxed(t *testing.T, m *landlock.Manifest, argv ...string) (string, e
 // bind the program it becomes.
 func TestExecRestrictsChild(t *testing.T) {
 	if KernelABI() < 6 {
-		t.Skipf("needs Landlock ABI 6, kernel has %d", KernelABI())
+		enforcetest.Skipf(t, "needs Landlock ABI 6, kernel has %d", KernelABI())
 	}
 	allowed, denied := t.TempDir(), t.TempDir()
 	must(t, os.WriteFile(filepath.Join(allowed, "a.txt"), []byte("allowed\n"), 0o644))
@@ -128,8 +129,11 @@ func TestExecRestrictsChild(t *testing.T) {
 // file directly in the workspace is writable, which the split alone
 // cannot allow), while the caller's namespace is untouched.
 func TestMasks(t *testing.T) {
-	if KernelABI() < 6 || !canMask() {
-		t.Skip("needs Landlock ABI 6 and CAP_SYS_ADMIN")
+	if KernelABI() < 6 {
+		enforcetest.Skipf(t, "needs Landlock ABI 6, kernel has %d", KernelABI())
+	}
+	if !canMask() {
+		t.Skip("needs CAP_SYS_ADMIN")
 	}
 	ws := t.TempDir()
 	env := filepath.Join(ws, ".env")

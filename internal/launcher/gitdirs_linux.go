@@ -2,11 +2,13 @@ package launcher
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // gitProtected lists, at exec time, the git files a tool must not write
@@ -25,11 +27,13 @@ import (
 //   - A submodule checkout's `.git` file (its path from `.gitmodules`);
 //     the git directories of submodules and linked worktrees of a `.git`
 //     directory are inside it, protected with it.
+//   - Every `.git`, directory or file, nested at any depth (a plain
+//     clone inside the workspace): nestedGitProtected.
 //
 // Only paths that exist are listed (a protected path is a bind of itself);
 // WithProtected keeps those under a writable bind and not under a
 // protected one. A `.git` file is read up to its first line.
-func gitProtected(ns *landlock.NSPlan) []string {
+func gitProtected(ns *landlock.NSPlan, root string) []string {
 	var out []string
 	for _, b := range ns.Binds {
 		if !b.RW {
@@ -46,6 +50,33 @@ func gitProtected(ns *landlock.NSPlan) []string {
 			if fi, err := os.Lstat(filepath.Join(b.Path, sub, ".git")); err == nil && fi.Mode().IsRegular() {
 				out = append(out, filepath.Join(b.Path, sub, ".git"))
 			}
+		}
+		out = append(out, nestedGitProtected(b.Path, root)...)
+	}
+	return out
+}
+
+// nestedGitProtected is every `.git` nested in the writable bind at dir
+// (jpdirs.NestedGitDirs: at any depth inside the workspace root, in the
+// top levels of a mount outside it), and for a `.git` file the git
+// directories it names: a plain clone or a submodule added from an
+// existing clone has a `.git` directory no list names, and git runs its
+// config (core.fsmonitor) and hooks on the user's next command there. A
+// walk cut short by its bound is said on stderr, with what stays open.
+func nestedGitProtected(dir, root string) []string {
+	depth := 0
+	if root == "" || !(dir == root || strings.HasPrefix(dir, strings.TrimSuffix(root, "/")+"/")) {
+		depth = jpdirs.GitScanDepthOutside
+	}
+	found, complete := jpdirs.NestedGitDirs(dir, jpdirs.GitScanLimit, depth)
+	if !complete {
+		fmt.Fprintf(os.Stderr, "jp-policy: warning: %s holds more than %d entries; nested git repositories past them are not kept read-only\n", dir, jpdirs.GitScanLimit)
+	}
+	var out []string
+	for _, g := range found {
+		out = append(out, g)
+		if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
+			out = append(out, gitDirs(readGitdir(g))...)
 		}
 	}
 	return out

@@ -58,10 +58,11 @@ func TestChoosePath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.noUserns {
-				t.Setenv(nsroot.TestNoUsernsEnv, "1")
+				nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
 			} else {
-				t.Setenv(nsroot.TestNoUsernsEnv, "")
+				nsroot.SetUnavailableForTest("")
 			}
+			defer nsroot.SetUnavailableForTest("")
 			p, err := Prepare(&Options{Manifest: tc.m, Tool: "t", Argv: []string{"true"}, Environ: []string{"PATH=" + os.Getenv("PATH")},
 				Platform: "linux", ABI: 7, BestEffort: tc.best, NSMode: tc.mode})
 			if tc.refused != (err != nil) {
@@ -86,13 +87,13 @@ func TestChoosePath(t *testing.T) {
 // TestSandboxExecArgvProxyPort: a macOS run with net rules defines the
 // profile's proxy-port parameter as the port the launcher's proxy took.
 func TestSandboxExecArgvProxyPort(t *testing.T) {
-	p := &Plan{HostProxy: "127.0.0.1:5555", ProfileText: "(version 1)", Path: "/bin/t", Argv: []string{"t", "a"}}
+	p := &Plan{HostProxy: "127.0.0.1:5555", ProfileText: "(version 1)", Path: "/no/such/bin/t", Argv: []string{"t", "a"}}
 	got := strings.Join(SandboxExecArgv(p), " ")
-	if want := "/usr/bin/sandbox-exec -D JP_PROXY_PORT=5555 -p (version 1) -- /bin/t a"; got != want {
+	if want := "/usr/bin/sandbox-exec -D JP_PROXY_PORT=5555 -D JP_PROGRAM=/no/such/bin/t -D JP_PROGRAM_REAL=/no/such/bin/t -p (version 1) -- /no/such/bin/t a"; got != want {
 		t.Errorf("argv = %q, want %q", got, want)
 	}
 	p.HostProxy = ""
-	if got := strings.Join(SandboxExecArgv(p), " "); strings.Contains(got, "-D") {
+	if got := strings.Join(SandboxExecArgv(p), " "); strings.Contains(got, "JP_PROXY_PORT") {
 		t.Errorf("argv without a proxy defines a parameter: %q", got)
 	}
 }

@@ -109,6 +109,10 @@ type Plan struct {
 	// an in-process profile (--default) passed inline instead.
 	Profile     string
 	ProfileText string
+	// TmpDir is the run's private scratch directory on macOS (canonical),
+	// granted by the profile's sbpl.TmpDirParam and exported as TMPDIR;
+	// set by Exec (tmpdir_darwin.go).
+	TmpDir string
 	// WorkspaceRoot is the canonical workspace root of an artifact run
 	// (the proxy's checker resolves net rules against it).
 	WorkspaceRoot string

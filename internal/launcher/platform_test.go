@@ -3,25 +3,44 @@ package launcher
 import (
 	"errors"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
+	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
+// TestSandboxExecArgv: the profile's program parameters name the program
+// (absolute, and with its links resolved), the scratch directory is
+// defined when Exec made one, and the program's arguments follow `--`
+// unchanged.
 func TestSandboxExecArgv(t *testing.T) {
-	p := &Plan{Profile: "/ws/.jp/policy/sbpl/t.sb", Path: "/usr/bin/git", Argv: []string{"git", "status", "--", "-x", ""}}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "git-real")
+	if err := os.WriteFile(real, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "git")
+	if err := os.Symlink("git-real", link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ = filepath.EvalSymlinks(real)
+	prog := []string{"-D", "JP_PROGRAM=" + link, "-D", "JP_PROGRAM_REAL=" + real}
+	p := &Plan{Profile: "/ws/.jp/policy/sbpl/t.sb", Path: link, Argv: []string{"git", "status", "--", "-x", ""}}
 	got := SandboxExecArgv(p)
-	want := []string{"/usr/bin/sandbox-exec", "-f", "/ws/.jp/policy/sbpl/t.sb", "--", "/usr/bin/git", "status", "--", "-x", ""}
+	want := slices.Concat([]string{"/usr/bin/sandbox-exec"}, prog, []string{"-f", "/ws/.jp/policy/sbpl/t.sb", "--", link, "status", "--", "-x", ""})
 	if !slices.Equal(got, want) {
 		t.Errorf("SandboxExecArgv\n got %q\nwant %q", got, want)
 	}
-	p.ProfileText = "(version 1)"
+	p.ProfileText, p.TmpDir = "(version 1)", "/private/var/folders/x/T/jp-policy-1"
 	got = SandboxExecArgv(p)
-	want = []string{"/usr/bin/sandbox-exec", "-p", "(version 1)", "--", "/usr/bin/git", "status", "--", "-x", ""}
+	want = slices.Concat([]string{"/usr/bin/sandbox-exec", "-D", "JP_TMPDIR=/private/var/folders/x/T/jp-policy-1"}, prog, []string{"-p", "(version 1)", "--", link, "status", "--", "-x", ""})
 	if !slices.Equal(got, want) {
 		t.Errorf("inline profile\n got %q\nwant %q", got, want)
 	}
@@ -168,5 +187,30 @@ func TestFilterEnvFold(t *testing.T) {
 	narrowed := FilterEnvFold(in, env, &policy.CommandRule{Envs: []string{"deploy_token"}})
 	if !slices.Equal(narrowed, []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t"}) {
 		t.Errorf("narrowed %q", narrowed)
+	}
+}
+
+// TestSandboxExecArgvDefinesProfileParams: every parameter a compiled
+// profile uses is defined by the argv exec builds for it (an undefined
+// one makes sandbox-exec refuse the profile, so a missing -D would break
+// every run rather than widen one).
+func TestSandboxExecArgvDefinesProfileParams(t *testing.T) {
+	port := uint16(443)
+	tool := DefaultTool("/ws", "t")
+	tool.Access.Net = []policy.NetRule{{Host: "example.com", Port: &port, Allow: true}}
+	prof, _, err := sbpl.Build(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Plan{ProfileText: string(prof), Path: "/bin/sh", Argv: []string{"sh"}, HostProxy: "127.0.0.1:5555", TmpDir: "/private/tmp/x"}
+	argv := strings.Join(SandboxExecArgv(p), "\x00")
+	used := regexp.MustCompile(`\(param "([A-Z_]+)"\)`).FindAllStringSubmatch(string(prof), -1)
+	if len(used) == 0 {
+		t.Fatal("the profile uses no parameter; the test checks nothing")
+	}
+	for _, m := range used {
+		if !strings.Contains(argv, "\x00-D\x00"+m[1]+"=") {
+			t.Errorf("profile parameter %s is not defined by %q", m[1], SandboxExecArgv(p))
+		}
 	}
 }

@@ -558,9 +558,41 @@ func (t *tracer) enter(tid int) {
 		}
 		return
 	}
+	if p.conn == nil && p.dnsFD < 0 && systemRead(p.fa) {
+		// The loader's and the system's own files, read: exec's
+		// baseline grants them to every tool, so neither learn nor
+		// --denials has anything to say, and the call's exit is not
+		// worth a second stop (every dynamically linked program opens
+		// a dozen of them).
+		return
+	}
 	if p.fa != nil || p.conn != nil || p.dnsFD >= 0 {
 		t.pending[tid] = p
 	}
+}
+
+// systemPrefixes hold the system's programs and libraries and kernel
+// trees: read and executed by every program, granted by exec's baseline.
+var systemPrefixes = []string{"/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/bin/", "/sbin/", "/proc/", "/sys/", "/dev/"}
+
+// systemRead reports accesses that only read or execute files under
+// systemPrefixes, or the loader's cache.
+func systemRead(fa []FileAccess) bool {
+	if len(fa) == 0 {
+		return false
+	}
+	for _, a := range fa {
+		if a.Op&^(OpRead|OpExecute) != 0 {
+			return false
+		}
+		if a.Path == "/etc/ld.so.cache" {
+			continue
+		}
+		if !slices.ContainsFunc(systemPrefixes, func(p string) bool { return strings.HasPrefix(a.Path, p) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // exit records tid's pending call if it succeeded.

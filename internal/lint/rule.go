@@ -69,8 +69,10 @@ var catalogue = [...]*Rule{
 	&ruleJP123,
 	&ruleJP124,
 	&ruleJP125,
+	&ruleJP126,
 	&ruleJP130,
 	&ruleJP131,
+	&ruleJP132,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.

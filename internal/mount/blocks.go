@@ -43,8 +43,11 @@ func FindBlocks(src []byte) []Found {
 			continue
 		}
 		start := i
-		if i > 0 && strings.TrimSpace(lines[i-1]) == "" {
-			start = i - 1
+		if isMount && i > 0 && strings.HasPrefix(lines[i-1], ackPrefix) {
+			start = i - 1 // the block's JP132 acknowledgement goes with it
+		}
+		if start > 0 && strings.TrimSpace(lines[start-1]) == "" {
+			start--
 		}
 		f := Found{Tool: tool, RulePath: path, Default: isDefault, Line: i + 1, start: start, end: end}
 		out = append(out, f)

@@ -21,7 +21,15 @@ const (
 type Block struct {
 	Tool string
 	Rule Rule
+	// Acknowledge, when set, is the reason written as lint's JP132
+	// suppression above the block: the user's acknowledgement of a
+	// read-write mount of the home directory (or a directory holding it),
+	// which compile otherwise refuses.
+	Acknowledge string
 }
+
+// ackPrefix starts the JP132 suppression a block may carry.
+const ackPrefix = "# jp-policy: ignore JP132 -- "
 
 // header is the array-of-tables header for a tool's fs rules.
 func header(tool string) string {
@@ -31,6 +39,9 @@ func header(tool string) string {
 // render writes b as TOML with its marker line.
 func (b Block) render() string {
 	var s strings.Builder
+	if b.Acknowledge != "" && !b.Rule.WorkspaceDefault {
+		s.WriteString(ackPrefix + strings.Join(strings.Fields(b.Acknowledge), " ") + "\n")
+	}
 	if b.Rule.WorkspaceDefault {
 		s.WriteString(markerDefaultText)
 	} else {

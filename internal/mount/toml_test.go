@@ -115,3 +115,22 @@ func TestFindBlocksCRLF(t *testing.T) {
 		t.Fatalf("got %q", back)
 	}
 }
+
+// TestAcknowledgeHome: a block's JP132 acknowledgement is written above
+// its marker, and unmounting removes it with the block.
+func TestAcknowledgeHome(t *testing.T) {
+	out, err := AppendBlocks("c.toml", []byte("a = 1\n"), []Block{{Tool: "t", Rule: MountRule("home", ReadWrite), Acknowledge: "a dotfiles\nmanager"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "\n# jp-policy: ignore JP132 -- a dotfiles manager\n# jp-policy mount: home\n[[conversation.tools.t.access.fs]]\n") {
+		t.Fatalf("acknowledgement not written above the block:\n%s", out)
+	}
+	found := FindBlocks(out)
+	if len(found) != 1 {
+		t.Fatalf("FindBlocks = %v", found)
+	}
+	if got := string(RemoveBlocks(out, found)); got != "a = 1\n" {
+		t.Errorf("after removal: %q", got)
+	}
+}

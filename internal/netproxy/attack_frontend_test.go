@@ -6,13 +6,16 @@ package netproxy
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,10 +122,17 @@ func TestAttackNetworkPathReferenceDeny(t *testing.T) {
 // unsolicitedOrigin answers each request with "path=<path>" and, a
 // moment after its first answer on a connection, writes a response
 // nobody asked for: the next request that reuses the connection would
-// read it as its own answer.
-func unsolicitedOrigin(t *testing.T) int {
+// read it as its own answer. The moment is when the test says the client
+// has its first answer (answered); sent is closed once the stray bytes
+// are written, and so queued at the proxy's end of the loopback
+// connection.
+func unsolicitedOrigin(t *testing.T) (port int, answered, sent chan struct{}) {
 	t.Helper()
-	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+	answered, sent = make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	first.Store(true)
+	port, _ = rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		stray := first.Swap(false) // on the first connection only
 		for i := 0; ; i++ {
 			req, err := http.ReadRequest(br)
 			if err != nil {
@@ -131,13 +141,14 @@ func unsolicitedOrigin(t *testing.T) int {
 			io.Copy(io.Discard, req.Body)
 			body := "path=" + req.URL.Path
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
-			if i == 0 {
-				time.Sleep(50 * time.Millisecond)
+			if i == 0 && stray {
+				<-answered
 				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nstale!")
+				close(sent)
 			}
 		}
 	})
-	return port
+	return port, answered, sent
 }
 
 // dialProxyFor starts a proxy that allows 127.0.0.1:port and returns
@@ -161,23 +172,31 @@ func dialProxyFor(t *testing.T, port int) (string, net.Conn, *bufio.Reader) {
 func TestAttackUnsolicitedResponseOnIdleUpstream(t *testing.T) {
 	checkNoLeak(t)
 	t.Run("pooled, next client", func(t *testing.T) {
-		port := unsolicitedOrigin(t)
+		port, answered, sent := unsolicitedOrigin(t)
 		base := "http://127.0.0.1:" + strconv.Itoa(port)
-		proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
+		proxy, s := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, nil)
 		if resp, body := proxyGet(t, proxy, base+"/a"); resp.StatusCode != 200 || body != "path=/a" {
 			t.Fatalf("control: %d %q", resp.StatusCode, body)
 		}
-		time.Sleep(200 * time.Millisecond)
+		waitFor(t, "the upstream connection in the pool", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.nIdle == 1
+		})
+		close(answered)
+		waitChan(t, "the stray response", sent)
 		if resp, body := proxyGet(t, proxy, base+"/b"); resp.StatusCode != 200 || body != "path=/b" {
 			t.Errorf("second client got %d %q for /b", resp.StatusCode, body)
 		}
 	})
 	t.Run("held, same client", func(t *testing.T) {
-		base, c, br := dialProxyFor(t, unsolicitedOrigin(t))
+		port, answered, sent := unsolicitedOrigin(t)
+		base, c, br := dialProxyFor(t, port)
 		if resp, body := exchange(t, c, br, "GET "+base+"/a HTTP/1.1\r\nHost: x\r\n\r\n", "GET"); resp.StatusCode != 200 || body != "path=/a" {
 			t.Fatalf("control: %d %q", resp.StatusCode, body)
 		}
-		time.Sleep(200 * time.Millisecond)
+		close(answered)
+		waitChan(t, "the stray response", sent)
 		if resp, body := exchange(t, c, br, "GET "+base+"/b HTTP/1.1\r\nHost: x\r\n\r\n", "GET"); resp.StatusCode != 200 || body != "path=/b" {
 			t.Errorf("second request got %d %q for /b", resp.StatusCode, body)
 		}
@@ -192,15 +211,14 @@ func TestAttackUnsolicitedResponseOnIdleUpstream(t *testing.T) {
 func TestAttackAbandonedRequestToSilentUpstream(t *testing.T) {
 	checkNoLeak(t)
 	release := make(chan struct{})
+	asked := make(chan struct{}, 16)
 	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
 		if _, err := http.ReadRequest(br); err != nil {
 			return
 		}
+		asked <- struct{}{}
 		c.SetDeadline(time.Time{})
-		select { // never answers while the test runs
-		case <-release:
-		case <-time.After(10 * time.Second):
-		}
+		<-release // never answers while the test runs
 	})
 	defer close(release)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
@@ -212,24 +230,19 @@ func TestAttackAbandonedRequestToSilentUpstream(t *testing.T) {
 			t.Fatal(err)
 		}
 		io.WriteString(c, "GET "+base+"/hang"+strconv.Itoa(i)+" HTTP/1.1\r\nHost: x\r\n\r\n")
-		time.Sleep(20 * time.Millisecond)
+		// Given up once the request waits on the upstream.
+		waitChan(t, "the request to reach the origin", asked)
 		c.Close()
 	}
 	slotsFreed(t, proxy, s)
 }
 
-// slotsFreed fails t unless, within 2 s, the proxy holds no client slot
+// slotsFreed fails t unless the proxy comes to hold no client slot
 // (every client has closed) and answers a new client (the control: a
 // 403 needs no upstream).
 func slotsFreed(t *testing.T, proxy string, s *Server) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for len(s.slots) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := len(s.slots); n > 0 {
-		t.Errorf("%d client slots still held after every client closed", n)
-	}
+	waitFor(t, "every client slot to be given back", func() bool { return len(s.slots) == 0 })
 	resp, body := proxyGet(t, proxy, "http://127.0.0.1:1/x")
 	if resp.StatusCode != 403 {
 		t.Errorf("new client after abandoned requests: %d %q", resp.StatusCode, body)
@@ -329,10 +342,7 @@ func TestAttackAbandonedBodyToSilentUpstream(t *testing.T) {
 	release := make(chan struct{})
 	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
 		c.SetDeadline(time.Time{})
-		select { // reads nothing, answers nothing
-		case <-release:
-		case <-time.After(10 * time.Second):
-		}
+		<-release // reads nothing, answers nothing
 	})
 	defer close(release)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
@@ -360,7 +370,11 @@ func TestAttackAbandonedBodyToSilentUpstream(t *testing.T) {
 }
 
 // The positive control for the stall limit: an upstream that reads a body
-// slowly, in total for longer than IdleTimeout, gets all of it.
+// in pieces gets all of it, because the limit is per 16 KiB written (each
+// write armed anew with IdleTimeout), not for the whole body; a slow
+// reader may take longer in total. The upstream connection records the
+// write deadlines the proxy sets, so no clock is raced: IdleTimeout is
+// far longer than any piece can take.
 func TestHTTPSlowBodyReader(t *testing.T) {
 	checkNoLeak(t)
 	const size = 256 << 10
@@ -377,28 +391,73 @@ func TestHTTPSlowBodyReader(t *testing.T) {
 			if err != nil {
 				break
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 		body := strconv.Itoa(n)
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
 	})
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{IdleTimeout: 200 * time.Millisecond})
+	const idle = waitBound
+	d := &deadlineDialer{}
+	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{IdleTimeout: idle, Dial: d})
 	c, err := net.Dial("tcp", proxy)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	start := time.Now()
 	go io.WriteString(c, "POST "+base+"/up HTTP/1.1\r\nHost: x\r\nContent-Length: "+strconv.Itoa(size)+"\r\n\r\n"+strings.Repeat("b", size))
 	resp, body := exchange(t, c, bufio.NewReader(c), "", "POST")
 	if resp.StatusCode != 200 || body != strconv.Itoa(size) {
 		t.Errorf("slow reader: %d %q", resp.StatusCode, body)
 	}
-	if took := time.Since(start); took < 200*time.Millisecond {
-		t.Logf("the upload took only %v; the control did not outlast IdleTimeout", took)
+	armed := d.armed()
+	if len(armed) < size/stallPiece {
+		t.Errorf("%d write deadlines for a %d-byte body, want one per %d bytes at least", len(armed), size, stallPiece)
+	}
+	for _, a := range armed {
+		if a > idle {
+			t.Errorf("a write deadline %v ahead, want at most IdleTimeout %v", a, idle)
+		}
 	}
 }
+
+// deadlineDialer dials as net.Dialer does and records, for each write
+// deadline set on a connection it made, how far ahead it was set.
+type deadlineDialer struct {
+	mu    sync.Mutex
+	ahead []time.Duration
+}
+
+func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	var nd net.Dialer
+	c, err := nd.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &deadlineConn{Conn: c, d: d}, nil
+}
+
+func (d *deadlineDialer) armed() []time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.ahead)
+}
+
+type deadlineConn struct {
+	net.Conn
+	d *deadlineDialer
+}
+
+func (c *deadlineConn) SetWriteDeadline(t time.Time) error {
+	if !t.IsZero() {
+		ahead := time.Until(t)
+		c.d.mu.Lock()
+		c.d.ahead = append(c.d.ahead, ahead)
+		c.d.mu.Unlock()
+	}
+	return c.Conn.SetWriteDeadline(t)
+}
+
+func (c *deadlineConn) CloseWrite() error { return c.Conn.(*net.TCPConn).CloseWrite() }
 
 // Odd request targets in absolute form: schemes, empty and doubled
 // ports, empty hosts, opaque forms, a bracketed IPv4 literal. Each is
@@ -406,7 +465,7 @@ func TestHTTPSlowBodyReader(t *testing.T) {
 // ever sees an origin-form path under the grant.
 func TestAttackOddAbsoluteForms(t *testing.T) {
 	checkNoLeak(t)
-	port, seen := recordingOrigin(t)
+	port, seen, _ := recordingOrigin(t)
 	ps := strconv.Itoa(port)
 	proxy, _ := startProxy(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, nil)
 	for _, tc := range []struct {

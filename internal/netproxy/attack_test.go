@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,7 +206,7 @@ func rawExchange(t *testing.T, proxy, req string, n int) []*http.Response {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(3 * time.Second))
+	c.SetDeadline(time.Now().Add(waitBound))
 	io.WriteString(c, req)
 	br := bufio.NewReader(c)
 	var out []*http.Response
@@ -299,6 +300,72 @@ func TestAttackHTTPSmuggling(t *testing.T) {
 	}
 }
 
+// A path deny rule holds for every reading of the path a server may
+// take: ";params" cut from segments (Servlet containers, Spring,
+// urlparse), a backslash for a slash, a second percent-decoding. The
+// origin serves the path with ";params" cut, as those servers do.
+func TestAttackHTTPPathReadings(t *testing.T) {
+	checkNoLeak(t)
+	var mu sync.Mutex
+	var served []string
+	srv, port := origin(t)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := cutParams(r.URL.Path)
+		mu.Lock()
+		served = append(served, p)
+		mu.Unlock()
+		io.WriteString(w, "path="+p)
+	})
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	proxy, _ := startProxy(t, []policy.NetRule{
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/"), Allow: true},
+		{Host: "127.0.0.1", Scheme: new("http"), Port: u16(port), PathPrefix: new("/api/admin"), Allow: false},
+	}, nil)
+	for _, tc := range []struct {
+		path string
+		code int
+	}{
+		{"/api/x", 200},
+		{"/api/x;v=1", 200},
+		{"/api/x;a/y;b", 200},
+		{"/api/admin", 403},
+		{"/api/admin;x", 403},
+		{"/api/admin;", 403},
+		{"/api;x/admin", 403},
+		{"/api/admin;x/y", 403},
+		{"/api/admin%3bx", 403},
+		{"/api/admin%253bx", 403},
+		{"/api/ad%256din", 403},
+		{"/api\\admin", 403},
+		{"/api/%5cadmin", 403},
+		// Case-insensitive servers: a deny rule holds for any case; a
+		// path merely spelled in upper case is not turned away.
+		{"/api/ADMIN", 403},
+		{"/api/Admin;x", 403},
+		{"/api/X", 200},
+	} {
+		resp, body := proxyGet(t, proxy, base+tc.path)
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s: %d %q, want %d", tc.path, resp.StatusCode, body, tc.code)
+		}
+		// Refused as sent, or for another reading, which is named.
+		asSent := tc.path == "/api/admin" || tc.path == "/api;x/admin" || tc.path == "/api\\admin"
+		if tc.code == 403 && !asSent && !strings.Contains(body, "is served as") {
+			t.Errorf("%s: the refusal does not name the reading it denied: %q", tc.path, body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range served {
+		if strings.HasPrefix(strings.ToLower(p), "/api/admin") {
+			t.Errorf("the origin served %q", p)
+		}
+	}
+	if len(served) != 4 {
+		t.Errorf("positive controls: the origin served %v, want 4 requests", served)
+	}
+}
+
 // SOCKS5: address types, commands, auth methods and malformed input.
 func TestAttackSOCKS(t *testing.T) {
 	checkNoLeak(t)
@@ -368,7 +435,7 @@ func TestAttackSOCKS(t *testing.T) {
 func TestAttackConnectionFlood(t *testing.T) {
 	checkNoLeak(t)
 	_, port := origin(t)
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
+	proxy, s := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{MaxConns: 4})
 	var held []net.Conn
 	for range 4 {
 		c, err := net.Dial("tcp", proxy)
@@ -378,44 +445,33 @@ func TestAttackConnectionFlood(t *testing.T) {
 		c.Write([]byte("G")) // past the sniffer, holding a slot
 		held = append(held, c)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitFor(t, "the proxy to accept the four connections", func() bool { return len(s.slots) == 4 })
 	extra, _ := net.Dial("tcp", proxy)
-	extra.SetDeadline(time.Now().Add(3 * time.Second))
-	if n, err := extra.Read(make([]byte, 1)); err == nil || n > 0 {
-		t.Errorf("connection over MaxConns was served")
+	extra.SetDeadline(time.Now().Add(waitBound))
+	if n, err := extra.Read(make([]byte, 1)); err == nil || n > 0 || isTimeout(err) {
+		t.Errorf("connection over MaxConns was served (read %d, %v)", n, err)
 	}
 	extra.Close()
 	for _, c := range held {
 		c.Close()
 	}
+	waitFor(t, "the slots to be given back", func() bool { return len(s.slots) == 0 })
 	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/x"
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		c, err := net.Dial("tcp", proxy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.SetDeadline(time.Now().Add(time.Second))
-		io.WriteString(c, "GET "+url+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		c.Close()
-		if err == nil && resp.StatusCode == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("slots were not given back: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if resp, body := proxyGet(t, proxy, url); resp.StatusCode != 200 {
+		t.Errorf("a freed slot was not reused: %d %q", resp.StatusCode, body)
 	}
 }
 
 // recordingOrigin reads requests the way a net/http server would and
 // records "METHOD PATH body=BODY x=X-A" for each; it answers 200.
-func recordingOrigin(t *testing.T) (int, func() []string) {
+func recordingOrigin(t *testing.T) (int, func() []string, func() int) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []string
+	var live atomic.Int32
 	port, _ := rawOrigin(t, func(c net.Conn, br *bufio.Reader) {
+		live.Add(1)
+		defer live.Add(-1)
 		for {
 			req, err := http.ReadRequest(br)
 			if err != nil {
@@ -437,10 +493,12 @@ func recordingOrigin(t *testing.T) (int, func() []string) {
 		}
 	})
 	return port, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), seen...)
-	}
+			mu.Lock()
+			defer mu.Unlock()
+			return append([]string(nil), seen...)
+		}, func() int {
+			return int(live.Load())
+		}
 }
 
 // Request smuggling against the proxy's own parser: each framing trick
@@ -449,11 +507,19 @@ func recordingOrigin(t *testing.T) (int, func() []string) {
 // with their bodies as bodies, and nothing was dialled but the origin.
 func TestAttackHTTPFraming(t *testing.T) {
 	checkNoLeak(t)
-	port, seen := recordingOrigin(t)
+	port, seen, live := recordingOrigin(t)
 	ps := strconv.Itoa(port)
 	base := "http://127.0.0.1:" + ps
 	d := &publicDialer{}
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{Dial: d, MaxHeaderBytes: 4 << 10})
+	proxy, s := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{Dial: d, MaxHeaderBytes: 4 << 10})
+	// settled: the proxy holds only pooled upstream connections, and the
+	// origin is done with every other (a broken body is recorded when the
+	// proxy closes its upstream, after the client has its answer).
+	settled := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.conns) == s.nIdle && live() == s.nIdle
+	}
 	post := "POST " + base + "/api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 	smuggled := "GET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 	for _, tc := range []struct {
@@ -491,6 +557,7 @@ func TestAttackHTTPFraming(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(seen())
 			got := rawExchange(t, proxy, tc.req, 3)
+			waitFor(t, "the proxy and the origin to finish the exchange", settled)
 			var codes []int
 			for _, r := range got {
 				codes = append(codes, r.StatusCode)
@@ -503,7 +570,6 @@ func TestAttackHTTPFraming(t *testing.T) {
 			} else if !slices.Equal(codes, tc.codes) {
 				t.Errorf("responses %v, want %v", codes, tc.codes)
 			}
-			// The origin has answered by the time the client has.
 			after := seen()[before:]
 			for _, s := range after {
 				if tc.codes == nil && strings.HasPrefix(s, "POST /api/x body=hello") {
@@ -531,7 +597,7 @@ func TestAttackHTTPFraming(t *testing.T) {
 // whichever comes first.
 func TestAttackHTTPPipelining(t *testing.T) {
 	checkNoLeak(t)
-	port, seen := recordingOrigin(t)
+	port, seen, _ := recordingOrigin(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	d := &publicDialer{}
 	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), PathPrefix: new("/api"), Allow: true}}, Config{Dial: d, Resolver: &fakeResolver{}})
@@ -569,24 +635,32 @@ func TestAttackHTTPPipelining(t *testing.T) {
 }
 
 // Slowloris: a head that never completes is closed at HeaderTimeout,
-// unanswered and never forwarded; the same head sent slowly but within
-// the timeout is served (control). The timeout holds for a second
-// request on a kept-alive connection too.
+// unanswered and never forwarded, however the client drips it; the same
+// head sent in pieces but complete is served (control). The timeout holds
+// for a second request on a kept-alive connection too. The client is
+// paced by the proxy's reads, not the clock; the short HeaderTimeout is
+// only ever waited for, never raced.
 func TestAttackSlowHead(t *testing.T) {
 	checkNoLeak(t)
-	port, seen := recordingOrigin(t)
+	port, seen, _ := recordingOrigin(t)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	const timeout = 400 * time.Millisecond
-	proxy, _ := startWith(t, []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}, Config{HeaderTimeout: timeout})
+	rules := []policy.NetRule{{Host: "127.0.0.1", Port: u16(port), Allow: true}}
 	head := "GET " + base + "/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\r\n\r\n"
 
-	// Control: three pieces 50 ms apart.
-	c, _ := net.Dial("tcp", proxy)
+	// Control: three pieces, each sent once the proxy has read the one
+	// before, under a HeaderTimeout nothing here comes near.
+	patient := newEventListener(t, false)
+	startListening(t, rules, Config{HeaderTimeout: waitBound}, patient)
+	c, err := net.Dial("tcp", patient.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(waitBound))
+	ec := waitChan(t, "the proxy to accept", patient.accepted)
 	for i := 0; i < len(head); i += len(head)/3 + 1 {
 		io.WriteString(c, head[i:min(len(head), i+len(head)/3+1)])
-		time.Sleep(50 * time.Millisecond)
+		waitChan(t, "the proxy to read a piece", ec.reads)
 	}
 	br := bufio.NewReader(c)
 	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
@@ -595,38 +669,73 @@ func TestAttackSlowHead(t *testing.T) {
 		io.Copy(io.Discard, resp.Body)
 	}
 
-	drip := func(c net.Conn) time.Duration {
-		start := time.Now()
-		c.SetDeadline(start.Add(5 * time.Second))
+	const timeout = 200 * time.Millisecond
+	// drip sends a byte each time the proxy has read the last one until
+	// the proxy closes the connection; it returns how long that took
+	// from start, which is no later than the proxy's clock began.
+	drip := func(c net.Conn, ec *eventConn, start time.Time) time.Duration {
+		c.SetDeadline(time.Now().Add(waitBound))
+		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			for i := 0; ; i++ {
+			for {
 				if _, err := io.WriteString(c, "X"); err != nil {
 					return
 				}
-				time.Sleep(50 * time.Millisecond)
+				select {
+				case <-ec.reads:
+				case <-stop:
+					return
+				}
 			}
 		}()
-		b, _ := io.ReadAll(c)
+		b, err := io.ReadAll(c)
 		took := time.Since(start)
+		close(stop)
 		c.Close()
 		<-done
+		if isTimeout(err) {
+			t.Errorf("a dripping head was not closed in %v (HeaderTimeout %v)", waitBound, timeout)
+		}
 		if len(b) != 0 {
 			t.Errorf("a never-finished head was answered: %q", b)
 		}
 		return took
 	}
 	// The same connection, second request: a head that drips forever.
+	// The first head is in before the proxy's clock starts (preload).
+	kept := newEventListener(t, true)
+	startListening(t, rules, Config{HeaderTimeout: timeout, MaxHeaderBytes: 1 << 20}, kept)
+	c, err = net.Dial("tcp", kept.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(waitBound))
+	io.WriteString(c, head)
+	ec = waitChan(t, "the proxy to accept", kept.accepted)
+	br = bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("first request on the kept-alive connection: %v %v", resp, err)
+	} else {
+		io.Copy(io.Discard, resp.Body)
+	}
+	start := time.Now()
 	io.WriteString(c, "GET "+base+"/never HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
-	if took := drip(c); took > timeout+time.Second {
-		t.Errorf("kept-alive connection with a dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	if took := drip(c, ec, start); took < timeout {
+		t.Errorf("kept-alive connection with a dripping head closed after %v, before HeaderTimeout %v", took, timeout)
 	}
 	// A new connection dripping its first head.
-	c2, _ := net.Dial("tcp", proxy)
+	fresh := newEventListener(t, false)
+	startListening(t, rules, Config{HeaderTimeout: timeout, MaxHeaderBytes: 1 << 20}, fresh)
+	start = time.Now()
+	c2, err := net.Dial("tcp", fresh.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
 	io.WriteString(c2, "GET "+base+"/never HTTP/1.1\r\n")
-	if took := drip(c2); took > timeout+time.Second || took < timeout/2 {
-		t.Errorf("dripping head closed after %v, HeaderTimeout %v", took, timeout)
+	if took := drip(c2, waitChan(t, "the proxy to accept", fresh.accepted), start); took < timeout {
+		t.Errorf("dripping head closed after %v, before HeaderTimeout %v", took, timeout)
 	}
 	for _, s := range seen() {
 		if strings.Contains(s, "never") {
@@ -689,4 +798,9 @@ func TestAttackCONNECTForms(t *testing.T) {
 		})
 	}
 	d.onlyDialled(t, "127.0.0.1:"+ps)
+}
+
+func isTimeout(err error) bool {
+	ne, ok := err.(net.Error)
+	return ok && ne.Timeout()
 }

@@ -36,11 +36,20 @@ type bodyFraming struct {
 // (crlf: CRLF line endings only) and, when rechunk, written as chunks
 // again, otherwise as plain bytes; trailer fields are read (at most
 // trailerLimit bytes) and dropped. dst is flushed whenever src has
-// nothing more buffered, so a streamed body keeps streaming.
-func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechunk bool, trailerLimit int) error {
+// nothing more buffered, so a streamed body keeps streaming. srcEnd, when
+// not nil, is called once the body has been read from src in full and
+// before its last bytes are written to dst: whoever reads dst cannot
+// have the whole body before srcEnd has run.
+func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechunk bool, trailerLimit int, srcEnd func()) error {
 	bp := copyBufs.Get().(*[]byte)
 	defer copyBufs.Put(bp)
 	buf := *bp
+	ended := func() {
+		if srcEnd != nil {
+			srcEnd()
+			srcEnd = nil
+		}
+	}
 	// copyN copies n bytes, or to EOF when n < 0.
 	copyN := func(n int64, chunk bool) error {
 		for n != 0 {
@@ -50,6 +59,9 @@ func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechun
 			}
 			m, err := src.Read(buf[:want])
 			if m > 0 {
+				if int64(m) == n && !fr.chunked {
+					ended()
+				}
 				if chunk {
 					dst.WriteString(strconv.FormatInt(int64(m), 16))
 					dst.WriteString("\r\n")
@@ -68,6 +80,7 @@ func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechun
 				}
 			}
 			if err == io.EOF && n < 0 {
+				ended()
 				return dst.Flush()
 			}
 			if err == io.EOF {
@@ -80,6 +93,9 @@ func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechun
 		return dst.Flush()
 	}
 	if !fr.chunked {
+		if fr.length == 0 {
+			ended()
+		}
 		return copyN(fr.length, false)
 	}
 	for {
@@ -92,6 +108,7 @@ func copyBody(dst *bufio.Writer, src *bufio.Reader, fr bodyFraming, crlf, rechun
 			if _, err := readFields(src, &budget, crlf); err != nil {
 				return &readError{errBodyFraming}
 			}
+			ended()
 			if rechunk {
 				dst.WriteString("0\r\n\r\n")
 			}

@@ -252,7 +252,7 @@ func FuzzChunkedBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out bytes.Buffer
 		bw := bufio.NewWriter(&out)
-		err := copyBody(bw, bufio.NewReader(bytes.NewReader(in)), bodyFraming{chunked: true}, true, true, 1<<10)
+		err := copyBody(bw, bufio.NewReader(bytes.NewReader(in)), bodyFraming{chunked: true}, true, true, 1<<10, nil)
 		if err != nil {
 			return
 		}

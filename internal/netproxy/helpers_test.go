@@ -232,12 +232,11 @@ func checkNoLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
 		var n int
-		for range 100 {
+		for deadline := time.Now().Add(waitBound); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 			n = runtime.NumGoroutine()
 			if n <= before {
 				return
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 		buf := make([]byte, 1<<20)
 		buf = buf[:runtime.Stack(buf, true)]
@@ -318,3 +317,117 @@ func (l *connListener) Close() error {
 }
 
 func (l *connListener) Addr() net.Addr { return l.addr }
+
+// waitFor polls cond until it holds. The bound is generous: it only
+// matters when the test is failing, never for a passing run's timing.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(waitBound); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting after %v for %s", waitBound, what)
+		}
+	}
+}
+
+// waitBound bounds waits on events that a passing test sees at once.
+const waitBound = 30 * time.Second
+
+// waitChan waits for ch to be closed (or to deliver), bounded as waitFor.
+func waitChan[T any](t testing.TB, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitBound):
+		t.Fatalf("still waiting after %v for %s", waitBound, what)
+		panic("unreachable")
+	}
+}
+
+// startListening serves a proxy for rules on l (see eventListener) and
+// closes it at cleanup.
+func startListening(t *testing.T, rules []policy.NetRule, cfg Config, l net.Listener) *Server {
+	t.Helper()
+	c, err := policy.NewChecker(t.TempDir(), &policy.AccessPolicy{Net: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Decide = c.CheckNetEndpoint
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	t.Cleanup(func() { s.Close(); <-done })
+	return s
+}
+
+// eventListener hands Serve connections that report the proxy's reads,
+// so a test paces a client on what the proxy has read instead of on the
+// clock. With preload, a connection reaches Serve only once the client's
+// first request head ("\r\n\r\n") has arrived in full, and the proxy
+// reads that head from memory, where no deadline applies: a test of a
+// timeout that starts at accept does not also race the head's arrival.
+type eventListener struct {
+	net.Listener
+	preload  bool
+	accepted chan *eventConn
+}
+
+func newEventListener(t *testing.T, preload bool) *eventListener {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &eventListener{Listener: l, preload: preload, accepted: make(chan *eventConn, 16)}
+}
+
+func (l *eventListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	ec := &eventConn{Conn: c, reads: make(chan int, 1<<16)}
+	if l.preload {
+		c.SetReadDeadline(time.Now().Add(waitBound))
+		var b []byte
+		one := make([]byte, 1)
+		for !bytes.HasSuffix(b, []byte("\r\n\r\n")) {
+			if _, err := c.Read(one); err != nil {
+				break
+			}
+			b = append(b, one[0])
+		}
+		c.SetReadDeadline(time.Time{})
+		ec.pre = b
+	}
+	l.accepted <- ec
+	return ec, nil
+}
+
+// eventConn sends the size of each Read that returned data on reads.
+type eventConn struct {
+	net.Conn
+	pre   []byte
+	reads chan int
+}
+
+func (c *eventConn) Read(p []byte) (int, error) {
+	if len(c.pre) > 0 {
+		n := copy(p, c.pre)
+		c.pre = c.pre[n:]
+		return n, nil
+	}
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		select {
+		case c.reads <- n:
+		default:
+		}
+	}
+	return n, err
+}
+
+func (c *eventConn) CloseWrite() error { return c.Conn.(*net.TCPConn).CloseWrite() }

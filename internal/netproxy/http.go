@@ -7,10 +7,10 @@ import (
 	"iter"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jp-policy/jp-policy/policy"
@@ -128,6 +128,38 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	}
 	s := hc.s
 	d, canon := s.decide("http", host, port, p)
+	reading := "" // the reading of p that was denied, when not p
+	if d.Allowed {
+		// Servers disagree on what path a target names (";params" cut
+		// by Servlet containers, Spring and urlparse, a backslash read
+		// as a slash, a second percent-decoding): the request is
+		// allowed only if the policy allows every reading, so a deny
+		// rule holds whichever one the server takes.
+		for r := range otherReadings(p) {
+			if dr, _ := s.decide("http", host, port, r); !dr.Allowed {
+				d, reading = dr, r
+				break
+			}
+		}
+	}
+	if d.Allowed {
+		// Servers with case-insensitive paths (IIS, some routers) serve
+		// /api/ADMIN as /api/admin. A lower-cased reading is refused
+		// only by a deny rule that names it: a case-sensitive allow
+		// rule ("/Docs/") must not turn "/Docs/x" away.
+		for r := range allReadings(p) {
+			l := strings.ToLower(r)
+			if l == r {
+				continue
+			}
+			if dr, _ := s.decide("http", host, port, l); !dr.Allowed {
+				if rule, ok := dr.Rule.(policy.NetRule); ok && !rule.Allow {
+					d, reading = dr, l
+					break
+				}
+			}
+		}
+	}
 	logPort := port
 	if logPort < 0 {
 		logPort = 80
@@ -135,7 +167,11 @@ func (hc *httpConn) serve(h *requestHead) bool {
 	entry := LogEntry{Client: hc.c.RemoteAddr().String(), Kind: "http", Method: h.method, Scheme: "http", Host: host, Canonical: canon, Port: logPort, Path: p}
 	s.logDecision(entry, d)
 	if !d.Allowed {
-		return hc.reply(h, 403, denied, "jp-policy proxy: "+d.Human())
+		msg := "jp-policy proxy: " + d.Human()
+		if reading != "" {
+			msg = "jp-policy proxy: request path " + strconv.Quote(p) + " is served as " + strconv.Quote(reading) + " by some servers, which the policy denies\n" + msg
+		}
+		return hc.reply(h, 403, denied, msg)
 	}
 	hostHeader := bracket(canon)
 	if port >= 0 {
@@ -241,7 +277,7 @@ func (hc *httpConn) forward(h *requestHead, key, canon string, port int, hostHea
 			upBW.Reset(stallWriter{up, hc.s.cfg.IdleTimeout})
 			upBW.WriteString(head)
 			fr := bodyFraming{length: h.contentLength, chunked: h.chunked}
-			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes)
+			err := copyBody(upBW, br, fr, true, h.chunked, hc.s.cfg.MaxHeaderBytes, nil)
 			upBW.Reset(up) // copyBody flushed (or up is closed)
 			up.SetWriteDeadline(time.Time{})
 			if err != nil {
@@ -347,9 +383,18 @@ func isField(name string, names ...string) bool {
 // clientWatch is a read on the client connection while its request is
 // answered (see watchClient).
 type clientWatch struct {
-	stopping atomic.Bool
-	left     atomic.Bool // the client closed (or broke) its connection
+	mu       sync.Mutex
+	stopping bool // the response is read in full, or relay is done
+	left     bool // the client closed (or broke) its connection first
 	exited   chan struct{}
+}
+
+// responseRead ends the watch's say over the upstream connection: the
+// upstream answered in full, so there is no read of it left to end.
+func (w *clientWatch) responseRead() {
+	w.mu.Lock()
+	w.stopping = true
+	w.mu.Unlock()
 }
 
 // stallWriter writes to c in pieces of at most stallPiece bytes, each
@@ -388,11 +433,20 @@ var longAgo = time.Unix(1, 0)
 // net/http's server cancelled the request the same way. The read is a
 // Peek, so a pipelined next request stays in the buffer. It closes
 // w.exited when it returns; stopWatch ends it.
+//
+// The decision to close and the end of the watch are taken under w.mu,
+// and relay ends the watch (responseRead) before the last bytes of the
+// response go to the client: a client that closes right after reading
+// its response is never taken for one that gave up.
 func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
 	defer close(w.exited)
-	if _, err := hc.br.Peek(1); err != nil && !w.stopping.Load() {
-		w.left.Store(true)
-		up.Close()
+	if _, err := hc.br.Peek(1); err != nil {
+		w.mu.Lock()
+		if !w.stopping {
+			w.left = true
+			up.Close()
+		}
+		w.mu.Unlock()
 	}
 }
 
@@ -400,11 +454,13 @@ func (hc *httpConn) watchClient(up net.Conn, w *clientWatch) {
 // upstream connection was closed for it). The client connection has no
 // read deadline afterwards.
 func (hc *httpConn) stopWatch(w *clientWatch) bool {
-	w.stopping.Store(true)
+	w.responseRead()
 	hc.c.SetReadDeadline(longAgo)
 	<-w.exited
 	hc.c.SetReadDeadline(time.Time{})
-	return w.left.Load()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.left
 }
 
 // relay reads the upstream response and sends it to the client. body,
@@ -515,10 +571,15 @@ func (hc *httpConn) relay(h *requestHead, body chan error, w *clientWatch) (keep
 		bw.WriteString("Connection: close\r\n")
 	}
 	bw.WriteString("\r\n")
+	// The response is read from the upstream in full before its last
+	// bytes reach the client, and the watch ends there: a client that
+	// closes as soon as it has its answer has not given up, and the
+	// upstream connection stays for the pool.
 	if noBody {
+		w.responseRead()
 		err = bw.Flush()
 	} else {
-		err = copyBody(bw, hc.upBR, fr, false, h.minor == 1, limit)
+		err = copyBody(bw, hc.upBR, fr, false, h.minor == 1, limit, w.responseRead)
 	}
 	if err != nil {
 		keep = false
@@ -765,6 +826,57 @@ func hasDotSegment(p string) bool {
 		}
 	}
 	return false
+}
+
+// otherReadings yields the readings of a decoded request path p that
+// servers may serve besides p itself: each of pathReadings, and each of
+// those with ";params" cut from every segment and with backslashes read
+// as slashes, once each.
+func otherReadings(p string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		seen := []string{p}
+		try := func(r string) bool {
+			if slices.Contains(seen, r) {
+				return true
+			}
+			seen = append(seen, r)
+			return yield(r)
+		}
+		for r := range pathReadings(p) {
+			for _, v := range []string{r, cutParams(r), strings.ReplaceAll(r, "\\", "/"), cutParams(strings.ReplaceAll(r, "\\", "/"))} {
+				if !try(v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// allReadings is p and otherReadings(p).
+func allReadings(p string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(p) {
+			return
+		}
+		for r := range otherReadings(p) {
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// cutParams removes ";params" from every segment of p, as Servlet
+// containers read a path ("/a;x/b;y" is "/a/b").
+func cutParams(p string) string {
+	if !strings.Contains(p, ";") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i], _, _ = strings.Cut(seg, ";")
+	}
+	return strings.Join(segs, "/")
 }
 
 // networkPath reports whether a request path (as sent, escaped) begins

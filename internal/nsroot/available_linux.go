@@ -31,8 +31,8 @@ var availableCache struct {
 // program — and Start reports those as an error matching ErrUnavailable,
 // before anything ran, so the caller can still fall back.
 func Available() (bool, string) {
-	if testDisabled() {
-		return false, TestNoUsernsEnv + "=1 (test only)"
+	if r := unavailableForTest.Load(); r != nil && *r != "" {
+		return false, *r
 	}
 	return availableOnce()
 }

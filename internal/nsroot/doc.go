@@ -8,53 +8,68 @@
 //
 // Start (the parent, i.e. jp-policy exec) re-executes /proc/self/exe with
 // argv[1] = a private marker, via clone(CLONE_NEWUSER|CLONE_NEWNS|
-// CLONE_NEWIPC[|CLONE_NEWNET]). The binary's main calls Stage2Main first
-// thing; in that re-exec it builds the root and execs the command, so the
-// command's pid is the one Start returns. The caller's uid and gid are
-// mapped 1:1 (files keep their owner, the command's id(1) is unchanged;
-// setgroups is denied, as it must be for an unprivileged map). Stage 2 is
-// given CAP_SYS_ADMIN, CAP_NET_ADMIN and CAP_SETPCAP in its namespace as
-// ambient capabilities (an unprivileged uid would lose them at the
-// re-exec) and drops every capability, the bounding set included, and
-// sets no_new_privs before the command runs: a command with CAP_SYS_ADMIN
-// in its namespace could unmount a mask.
+// CLONE_NEWIPC|CLONE_NEWPID[|CLONE_NEWNET]). The binary's main calls
+// Stage2Main first thing; in that re-exec it builds the root, applies the
+// launcher's Finalize hook and forks the command. The caller's uid and
+// gid are mapped 1:1 (files keep their owner, the command's id(1) is
+// unchanged; setgroups is denied, as it must be for an unprivileged map).
+// Stage 2 is given CAP_SYS_ADMIN, CAP_NET_ADMIN and CAP_SETPCAP in its
+// namespace as ambient capabilities (an unprivileged uid would lose them
+// at the re-exec) and drops every capability, the bounding set included,
+// and sets no_new_privs before the command runs: a command with
+// CAP_SYS_ADMIN in its namespace could unmount a mask.
 //
-// No pid namespace: in one the command would be pid 1, which ignores
-// signals it has no handler for (a forwarded SIGTERM would do nothing)
-// and must reap orphans, so stage 2 would have to stay as an init that
-// forks the command — a third process, and a Go runtime resident for the
-// command's lifetime, on every tool call. Without it the command sees the
-// host's process list through /proc (below); Landlock's ptrace scoping
-// keeps it from reading other processes' memory or environment.
+// # The PID namespace and its init
 //
-// The spec goes to stage 2 as fd 3, a memfd the parent filled before the
-// clone (a pipe written after it where memfd_create is refused), in a
-// small length-prefixed binary form (spec.go, fuzzed): stage 2 reads it
-// with one pread of its size. Stage 2 answers over a
-// SOCK_SEQPACKET socketpair (fd 4, close-on-exec): listeners and files
-// handed back with SCM_RIGHTS, placeholders it created, an error with the
-// step that failed, and "ready" just before execve. The socket closing
-// after "ready" means execve succeeded, so Start returns only once the
-// command runs, or with a *SetupError (or ErrUnavailable) and nothing
-// left running — like os/exec's Start.
+// Stage 2 is pid 1 of a new PID namespace and stays there as its init.
+// It forks the command from the thread that dropped its capabilities and
+// on which the Finalize hook applied Landlock and seccomp, so the command
+// inherits exactly that thread's credentials and filter; before the fork
+// every other thread of stage 2 drops its capabilities too and stage 2
+// becomes non-dumpable, so the command (same uid) can neither ptrace it
+// nor read its /proc/1 files. Then stage 2 ignores the catchable signals
+// (as init it gets only those it handles, and the Go runtime's handlers
+// would make it exit on ^C), closes its standard streams and its socket,
+// reaps whatever is reparented to it, and when the command exits, exits
+// with the command's status (the code, or 128+n for signal n). The kernel
+// then kills every process left in the namespace, at any depth, before
+// the parent's wait4 reports stage 2's exit: when Wait returns, nothing
+// the command started is running. Pdeathsig (SIGKILL) on stage 2 does the
+// same if the parent dies.
+//
+// /proc is a procfs of that namespace, mounted with hidepid=2: it lists
+// the processes the reader may ptrace, i.e. the command and what it
+// starts (stage 2, not dumpable, is listed only to a caller whose gid is
+// 0, and its files stay closed), and /proc/self names whoever reads it,
+// so a child of the command reads its own entry (ps, /proc/self/fd,
+// /proc/cpuinfo).
+// Mounting it needs a fully visible procfs on the host; where the kernel
+// refuses (a container masking parts of /proc), Start fails with an error
+// matching ErrUnavailable, as it does where user namespaces are refused.
+//
+// The spec goes to stage 2 as fd 3, a pipe the parent writes once and
+// closes, in a small length-prefixed binary form (spec.go, fuzzed).
+// Stage 2 answers over a SOCK_SEQPACKET socketpair (fd 4, close-on-exec):
+// listeners and files handed back with SCM_RIGHTS, placeholders it
+// created, an error with the step that failed, and "ready" with a pidfd
+// of the command once its execve succeeded; then stage 2 closes the
+// socket. Start returns only once the command runs, or with a *SetupError
+// (or ErrUnavailable) and nothing left running — like os/exec's Start.
+// A descriptor that arrives with a message that does not keep one is
+// closed.
 //
 // Stdio is inherited. There is no setsid and no setpgid: the command
 // stays in the caller's session and foreground process group, so it
 // keeps the controlling terminal and job control works (^Z stops parent
-// and command together). The parent forwards SIGTERM, SIGHUP, SIGUSR1,
-// SIGUSR2 and SIGALRM; SIGINT, SIGQUIT and SIGWINCH only when it is not
-// in the terminal's foreground group (otherwise the terminal already
+// and command together; stage 2, the init, ignores it). The parent
+// forwards SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM to the command
+// through its pidfd; SIGINT, SIGQUIT and SIGWINCH only when it is not in
+// the terminal's foreground group (otherwise the terminal already
 // delivered them to the command). Wait reports the exit status as a shell
-// does: the code, or 128+n for signal n. Pdeathsig kills the command if
-// the parent dies, as nothing else would report its status. Start makes
-// the parent a child subreaper: what the command leaves running in the
-// background is reparented to it, and Wait kills whatever is left in the
-// command's user namespace before it returns (a waitid(WNOWAIT) first:
-// with no child left, nothing is read from /proc).
-//
-// The parent cannot exec away: it must wait to hand the exit status back
-// and to forward signals. While the command runs it is an idle Go process
-// blocked in wait4 (a few MB of RSS, no CPU).
+// does. While the command runs, the parent is an idle Go process blocked
+// in wait4 (it must wait to hand the exit status back and to forward
+// signals), and stage 2 an idle one blocked in wait4 inside the
+// namespace.
 //
 // # The root
 //
@@ -92,12 +107,8 @@
 // tty bound from the host, the /proc/self/fd links, a private /dev/shm,
 // and when the command's stdio is a terminal a new devpts instance with
 // /dev/ptmx, so it can open pseudo-terminals without seeing the host's;
-// then it is made read-only. /proc (Spec.Proc) is a read-only recursive
-// bind of the host's: a fresh procfs needs a pid namespace. It shows the
-// host's process list and command lines, as the command would see them
-// unsandboxed; other processes' environ, mem and fds stay closed by the
-// ptrace checks (same uid but outside the command's Landlock domain).
-// Nothing else exists: an outside Unix socket path is not there to
+// then it is made read-only. /proc (Spec.Proc) is the PID namespace's
+// own procfs, read-only (above). Nothing else exists: an outside Unix socket path is not there to
 // connect to, and with Spec.Net the host's abstract sockets (which
 // belong to the network namespace) are unreachable too.
 //
@@ -106,7 +117,9 @@
 // Spec.Workdir, brings lo up and opens Spec.Listen sockets (in the new
 // network namespace), hands them back, drops capabilities, calls the
 // launcher's Finalize hook (Landlock, seccomp) on the thread that then
-// calls execve.
+// forks the command. A stage 2 without a Finalize hook linked refuses to
+// run the command (fail closed: namespaces without Landlock and seccomp
+// are not the sandbox the caller asked for).
 //
 // # Availability
 //
@@ -116,8 +129,8 @@
 // it cannot see (a container's seccomp profile, AppArmor removing the
 // capabilities of a confined program's namespace) makes Start fail with
 // an error matching ErrUnavailable before anything ran, so the caller
-// can still fall back. JP_POLICY_TEST_NO_USERNS=1 forces "unavailable"
-// (tests of the fallback only). Kernel needs: open_tree/move_mount (5.2)
+// can still fall back. SetUnavailableForTest forces "unavailable" (tests of
+// the fallback only; no environment variable does it). Kernel needs: open_tree/move_mount (5.2)
 // and openat2 (5.6); mount_setattr (5.12) is optional.
 //
 // # Known limits

@@ -9,7 +9,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +19,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // helperEnv makes the test binary, exec'd as the command inside the
@@ -24,6 +28,9 @@ import (
 const helperEnv = "NSROOT_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "nohook" {
+		SetFinalize(nil) // TestFinalizeMissing
+	}
 	Stage2Main()
 	if os.Getenv(helperEnv) == "1" {
 		os.Exit(helper(os.Args[1:]))
@@ -106,10 +113,55 @@ func helper(args []string) int {
 	case "exit":
 		n, _ := strconv.Atoi(arg(1))
 		return n
+	case "pids":
+		// The process's own pid and the pids /proc lists.
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			fmt.Println(errName(err))
+			return 0
+		}
+		var pids []string
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err == nil {
+				pids = append(pids, e.Name())
+			}
+		}
+		fmt.Println(os.Getpid(), strings.Join(pids, " "))
+	case "chain":
+		// chain N FILE: N nested processes, each waiting for the next; the
+		// bottom one holds an exclusive lock on FILE and never exits. The
+		// top returns once the bottom holds the lock.
+		n, _ := strconv.Atoi(arg(1))
+		if n == 0 {
+			f, err := os.OpenFile(arg(2), os.O_RDWR, 0)
+			if err != nil || unix.Flock(int(f.Fd()), unix.LOCK_EX) != nil {
+				return 1
+			}
+			f.WriteString("locked")
+			select {}
+		}
+		cmd := exec.Command(os.Args[0], "chain", strconv.Itoa(n-1), arg(2))
+		cmd.Env = os.Environ()
+		if err := cmd.Start(); err != nil {
+			fmt.Println(errName(err))
+			return 1
+		}
+		if arg(3) != "top" {
+			cmd.Wait()
+			return 0
+		}
+		for {
+			if b, _ := os.ReadFile(arg(2)); string(b) == "locked" {
+				return 0
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "kill":
 		n, _ := strconv.Atoi(arg(1))
 		unix.Kill(os.Getpid(), unix.Signal(n))
-		time.Sleep(5 * time.Second)
+		// The signal ends the process. Were it not to, the caller sees
+		// exit 99 after a bound only a failing run reaches.
+		<-time.After(30 * time.Second)
 		return 99
 	case "waitsig":
 		ch := make(chan os.Signal, 1)
@@ -151,7 +203,7 @@ func helper(args []string) int {
 func requireUserns(t testing.TB) {
 	t.Helper()
 	if ok, reason := Available(); !ok {
-		t.Skipf("user namespaces unavailable: %s", reason)
+		enforcetest.Skipf(t, "user namespaces unavailable: %s", reason)
 	}
 }
 

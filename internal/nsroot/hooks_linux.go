@@ -1,7 +1,5 @@
 package nsroot
 
-import "os"
-
 // finalize is the launcher's hook, run in stage 2 after the root is built.
 var finalize func(*Spec) error
 
@@ -12,7 +10,3 @@ var finalize func(*Spec) error
 // It must be registered from an init function: stage 2 runs before main
 // does anything else. An error aborts the run (fail closed).
 func SetFinalize(f func(*Spec) error) { finalize = f }
-
-// testDisabled makes Available report no user namespaces (tests of the
-// fallback set TestNoUsernsEnv).
-func testDisabled() bool { return os.Getenv(TestNoUsernsEnv) == "1" }

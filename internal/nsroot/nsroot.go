@@ -3,14 +3,18 @@ package nsroot
 import (
 	"errors"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
-// TestNoUsernsEnv, set to 1, makes Available report "unavailable" and
-// Start refuse, so the launcher's fallback path can be tested on a machine
-// where user namespaces work. Test-only: it only ever takes the sandbox
-// away from nsroot's caller, which must then fall back or refuse.
-const TestNoUsernsEnv = "JP_POLICY_TEST_NO_USERNS"
+// SetUnavailableForTest makes Available report "unavailable" (with
+// reason) and Start refuse, so a caller's fallback can be tested on a
+// machine where user namespaces work; "" restores the real answer. Only
+// tests call it (jp-policy's own test binary maps an environment variable
+// to it); nothing in a shipped binary does.
+func SetUnavailableForTest(reason string) { unavailableForTest.Store(&reason) }
+
+var unavailableForTest atomic.Pointer[string]
 
 // stage2Arg is argv[1] of the re-exec'd binary. A user typing it gets a
 // clear error: stage 2 finds no spec pipe on fd 3.

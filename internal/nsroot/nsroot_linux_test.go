@@ -265,6 +265,7 @@ func TestDevProcTmp(t *testing.T) {
 		{[]string{"stat", "/dev/sda"}, "ENOENT"},
 		{[]string{"stat", "/dev/stdin"}, "ok"},
 		{[]string{"stat", "/proc/self/status"}, "ok"},
+		{[]string{"cat", "/proc/1/environ"}, procInit()}, // stage 2, the init: not dumpable
 		{[]string{"write", "/proc/sys/kernel/hostname"}, "EROFS"},
 		{[]string{"write", "/tmp/private"}, "ok"},
 	}
@@ -406,6 +407,43 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
+// TestPIDNamespace: the command runs in its own PID namespace (stage 2
+// is its init, pid 1), /proc lists the namespace's processes only, and when
+// the command exits every process it started is gone before Wait
+// returns, however deep: the bottom of a chain held a lock on a file,
+// which is free again.
+func TestPIDNamespace(t *testing.T) {
+	requireUserns(t)
+	s := baseSpec(t)
+	s.Proc = true
+	// The command sees itself, and stage 2, the init (pid 1), only where
+	// the caller is root (hidepid=2 lets gid 0 see every entry).
+	got := strings.Fields(helperOut(t, s, "pids"))
+	want := []string{got[0], got[0]}
+	if os.Getegid() == 0 {
+		want = []string{got[0], "1", got[0]}
+	}
+	if got[0] == "1" || !slices.Equal(got, want) {
+		t.Errorf("pid and /proc inside = %q, want %q", got, want)
+	}
+	ws := workspace(t, map[string]string{"lock": ""})
+	s = baseSpec(t)
+	s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws, RW: true})
+	lock := filepath.Join(ws, "lock")
+	helperOut(t, s, "chain", "20", lock, "top")
+	f, err := os.OpenFile(lock, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if b, _ := os.ReadFile(lock); string(b) != "locked" {
+		t.Fatalf("the chain's bottom never ran: %q", b)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Errorf("the chain's bottom process outlived the command: flock = %v", err)
+	}
+}
+
 func TestSignalsForwarded(t *testing.T) {
 	requireUserns(t)
 	for _, c := range []struct {
@@ -540,8 +578,9 @@ func init() {
 }
 
 func TestUnavailableHook(t *testing.T) {
-	t.Setenv(TestNoUsernsEnv, "1")
-	if ok, reason := Available(); ok || !strings.Contains(reason, TestNoUsernsEnv) {
+	SetUnavailableForTest("off for this test")
+	defer SetUnavailableForTest("")
+	if ok, reason := Available(); ok || reason != "off for this test" {
 		t.Errorf("Available = %v, %q", ok, reason)
 	}
 	if _, err := Start(baseSpec(t, "exit", "0")); !errors.Is(err, ErrUnavailable) {
@@ -631,48 +670,80 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// TestSpecOverPipe: where memfd_create is refused, the spec goes over a
-// pipe written once stage 2 runs, and everything works the same.
-func TestSpecOverPipe(t *testing.T) {
+// TestLargeSpec: a spec larger than a pipe's default 64 KiB buffer goes
+// through: the parent's write must not wait for a reader that is not
+// there yet.
+func TestLargeSpec(t *testing.T) {
 	requireUserns(t)
-	testNoMemfd = true
-	defer func() { testNoMemfd = false }()
 	ws := workspace(t, map[string]string{"a": "A"})
 	s := baseSpec(t)
 	s.Binds = append(s.Binds, Bind{Src: ws, Dst: ws})
-	// A spec larger than a pipe's default 64 KiB buffer: the parent's
-	// write must not wait for a reader that is not there yet.
 	s.Extra = bytes.Repeat([]byte("x"), 200<<10)
 	if got := helperOut(t, s, "cat", filepath.Join(ws, "a")); got != `content="A"` {
-		t.Errorf("cat over the pipe fallback = %q", got)
+		t.Errorf("cat with a large spec = %q", got)
 	}
 }
 
-// TestHasChildren: the check that spares Wait its /proc walk sees a living
-// child and a zombie, and nothing once they are reaped.
-func TestHasChildren(t *testing.T) {
-	if hasChildren() {
-		t.Skip("this test process already has children")
+// TestFinalizeMissing: a stage 2 without the Finalize hook linked refuses
+// to run the command (fail closed). The test binary drops its hook when
+// re-executed under the name "nohook" (TestMain).
+func TestFinalizeMissing(t *testing.T) {
+	requireUserns(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	living := exec.Command("sleep", "10")
-	if err := living.Start(); err != nil {
-		t.Skip(err)
+	link := filepath.Join(t.TempDir(), "nohook")
+	if err := os.Symlink(exe, link); err != nil {
+		t.Fatal(err)
 	}
-	if !hasChildren() {
-		t.Error("a living child was not seen")
+	s := baseSpec(t, "exit", "0")
+	s.Stage2 = link
+	_, err = Start(s)
+	var se *SetupError
+	if !errors.As(err, &se) || se.Step != "finalize" || !strings.Contains(se.Msg, "no sandbox hook") {
+		t.Errorf("Start without a hook = %v, want a finalize refusal", err)
 	}
-	_ = living.Process.Kill()
-	// Killed, not reaped yet: a zombie still counts (and is not reaped by
-	// the check: Wait below gets its status).
-	time.Sleep(50 * time.Millisecond)
-	if !hasChildren() {
-		t.Error("a zombie child was not seen")
+}
+
+// procInit is what reading stage 2's /proc/1/environ answers: hidden
+// (hidepid=2) unless the caller's gid is 0, then refused (not dumpable).
+func procInit() string {
+	if os.Getegid() == 0 {
+		return "EACCES"
 	}
-	_ = living.Wait()
-	if ps := living.ProcessState; ps == nil || !ps.Sys().(syscall.WaitStatus).Signaled() {
-		t.Errorf("the child's status was taken by the check: %v", ps)
-	}
-	if hasChildren() {
-		t.Error("children seen after the last was reaped")
+	return "ENOENT"
+}
+
+// TestReceiveClosesStrayDescriptors: a descriptor that comes with a
+// message that does not keep one (an error, a placeholder) is closed,
+// not leaked into the parent.
+func TestReceiveClosesStrayDescriptors(t *testing.T) {
+	for _, msg := range []string{"Eexec\x00boom\x000", "P/some/path"} {
+		pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Sendmsg(pair[1], []byte(msg), unix.UnixRights(int(w.Fd())), nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		unix.Close(pair[1]) // EOF after the message
+		mine := os.NewFile(uintptr(pair[0]), "test")
+		c := &Child{Files: map[string]*os.File{}, cmd: -1}
+		_ = c.receive(mine)
+		mine.Close()
+		// With every copy of the write end closed, the read end sees EOF
+		// at once; a leaked copy would keep it open.
+		r.SetReadDeadline(time.Now().Add(5 * time.Second))
+		n, err := r.Read(make([]byte, 1))
+		r.Close()
+		if n != 0 || err != io.EOF {
+			t.Errorf("message %q: the descriptor sent with it was kept open (read = %d, %v)", msg[:1], n, err)
+		}
 	}
 }

@@ -38,10 +38,13 @@ type Child struct {
 	// deleted dentry in every namespace).
 	Placeholders []string
 
-	userns string // readlink of the command's /proc/PID/ns/user
-	sigs   chan os.Signal
-	stop   chan struct{}
-	done   chan waitResult
+	// cmd is a pidfd of the command, which stage 2 (the namespace's
+	// init) forked and handed back: signals are forwarded to it.
+	cmd  int
+	sigs chan os.Signal
+	stop chan struct{}
+	fwd  chan struct{} // closed when forward returns (nil if it never ran)
+	done chan waitResult
 }
 
 type waitResult struct {
@@ -76,14 +79,12 @@ func Start(s *Spec) (*Child, error) {
 		return nil, &UnavailableError{Reason: reason}
 	}
 	enc := s.encode()
-	specR, specW, err := specChannel(enc)
+	specR, specW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	defer specR.Close()
-	if specW != nil {
-		defer specW.Close()
-	}
+	defer specW.Close()
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,9 @@ func Start(s *Spec) (*Child, error) {
 	defer mine.Close()
 	defer theirs.Close()
 
-	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWIPC)
+	// A PID namespace: stage 2 is its init, and when it exits (right
+	// after the command does) the kernel kills everything left in it.
+	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWIPC | unix.CLONE_NEWPID)
 	if s.Net {
 		flags |= unix.CLONE_NEWNET
 	}
@@ -119,19 +122,16 @@ func Start(s *Spec) (*Child, error) {
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 			AmbientCaps: ambient,
-			// If the parent dies, so does the command: nothing else would
-			// report its status, and it must not outlive its supervisor.
+			// If the parent dies, so does stage 2, the namespace's init,
+			// and with it everything in the namespace: nothing else would
+			// report the status, and nothing may outlive its supervisor.
 			Pdeathsig: syscall.SIGKILL,
 		},
 	}
 
-	// Orphans of the command (a process it forked into the background)
-	// are reparented to this process rather than to init, so Wait can end
-	// them with the command: nothing the tool starts outlives its call.
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
 	c := &Child{
 		Files: map[string]*os.File{},
+		cmd:   -1,
 		sigs:  make(chan os.Signal, 8),
 		stop:  make(chan struct{}),
 		done:  make(chan waitResult, 1),
@@ -173,25 +173,20 @@ func Start(s *Spec) (*Child, error) {
 		return nil, startError(err)
 	}
 	c.Pid = pid
-	// The command's user namespace: what tells its leftovers from other
-	// children of this process.
-	c.userns, _ = os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/user")
-	go c.forward()
 	specR.Close()
 	theirs.Close()
 
-	var werr error
-	if specW != nil {
-		// The pipe fallback: stage 2 reads the whole spec before doing
-		// anything; if it died first, the write fails and its status
-		// tells why.
-		_, werr = specW.Write(enc)
-		specW.Close()
-	}
+	// Stage 2 reads the whole spec before doing anything; if it died
+	// first, the write fails and its status tells why.
+	_, werr := specW.Write(enc)
+	specW.Close()
 
 	serr := c.receive(mine)
 	if serr == nil && werr != nil {
 		serr = werr
+	}
+	if serr == nil && c.cmd < 0 {
+		serr = &SetupError{Step: "stage2", Msg: "no handle on the command came back"}
 	}
 	if serr != nil {
 		c.kill()
@@ -203,28 +198,11 @@ func Start(s *Spec) (*Child, error) {
 		c.closeFiles()
 		return nil, serr
 	}
+	// Signals that arrived while stage 2 set up wait in c.sigs.
+	c.fwd = make(chan struct{})
+	go c.forward()
 	return c, nil
 }
-
-// specChannel returns the descriptor stage 2 reads its spec from (its fd
-// 3): a memfd that already holds the whole spec, so stage 2 learns its
-// size with one fstat and reads it with one pread into a buffer of that
-// size, never waiting for the parent nor growing a buffer (each fresh heap
-// page is a page fault). Where memfd_create is refused (a seccomp profile),
-// a pipe whose write end (w) the parent fills once stage 2 runs.
-func specChannel(enc []byte) (r, w *os.File, err error) {
-	if fd, err := unix.MemfdCreate("nsroot-spec", unix.MFD_CLOEXEC); err == nil && !testNoMemfd {
-		f := os.NewFile(uintptr(fd), "nsroot-spec")
-		if _, err := f.Write(enc); err == nil {
-			return f, nil, nil
-		}
-		f.Close()
-	}
-	return os.Pipe()
-}
-
-// testNoMemfd makes specChannel take the pipe (tests of the fallback).
-var testNoMemfd bool
 
 // startError maps the clone's refusals to ErrUnavailable: EPERM (seccomp
 // in a container, AppArmor), ENOSPC/EUSERS (user.max_user_namespaces or
@@ -239,9 +217,11 @@ func startError(err error) error {
 	return fmt.Errorf("starting the sandbox: %w", err)
 }
 
-// receive reads stage 2's messages until the socket closes: it closes on
-// the command's execve (close-on-exec). 'R' comes right before execve, so
-// an EOF without it means stage 2 died.
+// receive reads stage 2's messages until the socket closes: stage 2
+// closes it once the command runs. 'R' (with the command's pidfd) comes
+// when the command's execve succeeded, so an EOF without it means stage 2
+// died. A descriptor that comes with a message that does not keep it is
+// closed: nothing received is left open.
 func (c *Child) receive(sock *os.File) error {
 	fd := int(sock.Fd())
 	// Messages are small (usually "R" alone): a page, grown for a longer
@@ -270,7 +250,20 @@ func (c *Child) receive(sock *os.File) error {
 		typ, payload := buf[0], string(buf[1:n])
 		switch typ {
 		case msgReady:
+			if f == nil {
+				return &SetupError{Step: "stage2", Msg: "ready message without the command's pidfd"}
+			}
 			ready = true
+			if c.cmd >= 0 {
+				unix.Close(c.cmd)
+			}
+			// The pidfd outlives f: Wait closes it.
+			c.cmd, err = unix.Dup(int(f.Fd()))
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("keeping the command's pidfd: %w", err)
+			}
+			unix.CloseOnExec(c.cmd)
 		case msgListener:
 			if f == nil {
 				return &SetupError{Step: "listen", Msg: "listener message without a descriptor"}
@@ -282,8 +275,10 @@ func (c *Child) receive(sock *os.File) error {
 			}
 			c.Files[payload] = f
 		case msgPlaceholder:
+			closeIf(f)
 			c.Placeholders = append(c.Placeholders, payload)
 		case msgError:
+			closeIf(f)
 			step, rest, _ := strings.Cut(payload, "\x00")
 			msg, num, _ := strings.Cut(rest, "\x00")
 			if step == "unavailable" {
@@ -292,10 +287,14 @@ func (c *Child) receive(sock *os.File) error {
 			n, _ := strconv.Atoi(num)
 			return &SetupError{Step: step, Msg: msg, Errno: syscall.Errno(n)}
 		default:
-			if f != nil {
-				f.Close()
-			}
+			closeIf(f)
 		}
+	}
+}
+
+func closeIf(f *os.File) {
+	if f != nil {
+		f.Close()
 	}
 }
 
@@ -341,6 +340,7 @@ func parseRights(oob []byte) (*os.File, error) {
 
 // forward relays the parent's signals to the command until Wait returns.
 func (c *Child) forward() {
+	defer close(c.fwd)
 	for {
 		select {
 		case <-c.stop:
@@ -350,7 +350,7 @@ func (c *Child) forward() {
 			if (sig == syscall.SIGINT || sig == syscall.SIGQUIT || sig == syscall.SIGWINCH) && inForeground() {
 				continue // the terminal sent it to the command too
 			}
-			_ = unix.Kill(c.Pid, sig)
+			_ = unix.PidfdSendSignal(c.cmd, sig, nil, 0)
 		}
 	}
 }
@@ -367,9 +367,12 @@ func inForeground() bool {
 	return false
 }
 
+// kill ends stage 2, the namespace's init: the kernel then kills every
+// process in the namespace, the command first among them.
 func (c *Child) kill() { _ = unix.Kill(c.Pid, unix.SIGKILL) }
 
-// Kill ends the command (SIGKILL); Wait must still be called to reap it.
+// Kill ends the command and everything it started (SIGKILL to the
+// namespace's init); Wait must still be called to reap it.
 // For a parent that cannot keep its side of the bargain (the proxy it
 // was to serve failed to start).
 func (c *Child) Kill() { c.kill() }
@@ -384,12 +387,22 @@ func (c *Child) closeFiles() {
 }
 
 // Wait waits for the command and returns its exit status the way a shell
-// reports it: the exit code, or 128+n when signal n killed it.
+// reports it: the exit code, or 128+n when signal n killed it. Stage 2,
+// the namespace's init, exits with that status as soon as the command
+// exits, and the kernel has killed and reaped every other process of the
+// namespace before stage 2's own exit is reported: when Wait returns,
+// nothing the command started is left running, whatever the depth.
 func (c *Child) Wait() (int, error) {
 	r := <-c.done
 	signal.Stop(c.sigs)
 	close(c.stop)
-	c.endLeftovers()
+	if c.fwd != nil {
+		<-c.fwd // no signal is sent through the pidfd once it is closed
+	}
+	if c.cmd >= 0 {
+		unix.Close(c.cmd)
+		c.cmd = -1
+	}
 	if r.err != nil {
 		return 0, r.err
 	}
@@ -407,77 +420,4 @@ func Run(s *Spec) (int, error) {
 		return 0, err
 	}
 	return c.Wait()
-}
-
-// endLeftovers kills and reaps what the command left running: processes
-// in its user namespace (it cannot create another: the seccomp layer
-// refuses new namespaces) that were reparented to this process, the
-// subreaper. Killing one reparents its own children here, so it repeats
-// until none is left (bounded, against a process that forks in a loop).
-func (c *Child) endLeftovers() {
-	if c.userns == "" || !hasChildren() {
-		return
-	}
-	for range 1000 {
-		pids := c.leftovers()
-		if len(pids) == 0 {
-			return
-		}
-		for _, p := range pids {
-			_ = unix.Kill(p, unix.SIGKILL)
-		}
-		for _, p := range pids {
-			var ws syscall.WaitStatus
-			for {
-				if _, err := syscall.Wait4(p, &ws, 0, nil); err != syscall.EINTR {
-					break
-				}
-			}
-		}
-	}
-}
-
-// hasChildren reports whether this process has any child left, living
-// or zombie, without reaping one (WNOWAIT): when the command left nothing
-// behind (the usual case) there is no /proc walk. An error other than
-// ECHILD says yes, so the walk still runs.
-func hasChildren() bool {
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		return err != unix.ECHILD
-	}
-}
-
-// leftovers lists this process's children that are in the command's user
-// namespace.
-func (c *Child) leftovers() []int {
-	tasks, _ := os.ReadDir("/proc/self/task")
-	var pids []int
-	for _, t := range tasks {
-		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-		if err != nil {
-			continue
-		}
-		for f := range strings.FieldsSeq(string(b)) {
-			p, err := strconv.Atoi(f)
-			if err != nil {
-				continue
-			}
-			// A zombie has no namespace left to read: one of the
-			// command's stays until this process exits (it cannot be
-			// told from another child's, which is not ours to reap).
-			ns, err := os.Readlink("/proc/" + strconv.Itoa(p) + "/ns/user")
-			if err != nil {
-				continue
-			}
-			if ns == c.userns {
-				pids = append(pids, p)
-			}
-		}
-	}
-	return pids
 }

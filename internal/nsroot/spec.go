@@ -23,7 +23,7 @@ type Spec struct {
 	Symlinks []Symlink // created in the root tmpfs (/bin -> usr/bin)
 	Masks    []string  // hidden exactly; see doc.go
 	Dev      bool      // a minimal /dev
-	Proc     bool      // /proc: a read-only bind of the host's (no pid namespace)
+	Proc     bool      // /proc: a read-only procfs of the command's PID namespace
 
 	Net    bool     // a new network namespace where only lo exists (and is up)
 	Listen []string // TCP addresses (127.0.0.1:0) listened on inside, handed back

@@ -20,7 +20,7 @@ import (
 // Messages from stage 2 to the parent, one per SOCK_SEQPACKET datagram:
 // a type byte, then the payload.
 const (
-	msgReady       = 'R' // execve is next; EOF after it means it succeeded
+	msgReady       = 'R' // + the command's pidfd: its execve succeeded
 	msgListener    = 'L' // + a listening socket (SCM_RIGHTS)
 	msgFile        = 'F' // name + a descriptor (SCM_RIGHTS)
 	msgPlaceholder = 'P' // host path created for a mask
@@ -90,7 +90,6 @@ func fail(step string, err error, format string, args ...any) error {
 
 func stage2() error {
 	b, err := readSpec()
-	unix.Close(specFD)
 	if err != nil {
 		return fail("spec", err, "reading the spec")
 	}
@@ -119,46 +118,28 @@ func stage2() error {
 	if err := dropCapabilities(); err != nil {
 		return fail("caps", err, "dropping capabilities")
 	}
-	if finalize != nil {
-		if err := finalize(s); err != nil {
-			return fail("finalize", err, "applying the sandbox")
-		}
+	// Fail closed: a binary that runs stage 2 without the launcher's hook
+	// linked would run the command with namespaces but without Landlock
+	// or seccomp.
+	if finalize == nil {
+		return fail("finalize", nil, "no sandbox hook is linked into this binary (nsroot.SetFinalize); refusing to run the command without Landlock and seccomp")
 	}
-	if err := send(msgReady, "", -1); err != nil {
-		return fail("stage2", err, "reporting to the parent")
+	if err := finalize(s); err != nil {
+		return fail("finalize", err, "applying the sandbox")
 	}
-	err = unix.Exec(s.Path, s.Argv, s.Env)
-	return fail("exec", err, "%s", s.Path)
+	return runInit(s)
 }
 
-// readSpec reads the spec from fd 3: in one pread of its exact size from
-// the parent's memfd, or to EOF from the fallback pipe.
+// readSpec reads the spec from fd 3, a pipe the parent writes once and
+// closes.
 func readSpec() ([]byte, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(specFD, &st); err != nil {
-		return nil, err
+	f := os.NewFile(specFD, "spec")
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSpec+1))
+	if err == nil && len(b) > maxSpec {
+		err = errBadSpec
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return io.ReadAll(io.LimitReader(os.NewFile(specFD, "spec"), maxSpec+1))
-	}
-	if st.Size > maxSpec {
-		return nil, errBadSpec
-	}
-	b := make([]byte, st.Size)
-	for n := 0; n < len(b); {
-		m, err := unix.Pread(specFD, b[n:], int64(n))
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if m == 0 {
-			return nil, io.ErrUnexpectedEOF
-		}
-		n += m
-	}
-	return b, nil
+	return b, err
 }
 
 // loopbackUp sets IFF_UP on lo, the only interface of a new network
@@ -298,9 +279,7 @@ func buildRoot(s *Spec) error {
 		}
 	}
 	if s.Proc {
-		// No pid namespace, so no fresh procfs: the kernel allows one only
-		// to the pid namespace's owner. See doc.go for what this shows.
-		if err := r.bindNew(Bind{Src: "/proc", Dst: "/proc"}); err != nil {
+		if err := r.mountProc(); err != nil {
 			return err
 		}
 	}

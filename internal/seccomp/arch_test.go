@@ -1,6 +1,8 @@
 package seccomp
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,22 +10,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // TestArchTablesMatchXSys checks both system-call tables against the
 // numbers golang.org/x/sys generated from the kernel headers, read from
 // the module cache (so arm64's table is checked on an amd64 machine too).
 func TestArchTablesMatchXSys(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/sys").Output()
-	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
-		t.Skipf("cannot find golang.org/x/sys in the module cache: %v", err)
+	mod, err := xsysDir()
+	if err != nil {
+		enforcetest.Skipf(t, "cannot find golang.org/x/sys's source: %v", err)
 	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), "unix")
+	dir := filepath.Join(mod, "unix")
 	line := regexp.MustCompile(`(?m)^\s*SYS_([A-Z0-9_]+)\s*=\s*(\d+)`)
 	for _, arch := range arches {
 		src, err := os.ReadFile(filepath.Join(dir, "zsysnum_linux_"+arch.Name+".go"))
 		if err != nil {
-			t.Skipf("x/sys source not in the module cache: %v", err)
+			enforcetest.Skipf(t, "x/sys source not in the module cache: %v", err)
 		}
 		want := map[string]uint32{}
 		for _, m := range line.FindAllStringSubmatch(string(src), -1) {
@@ -51,4 +55,24 @@ func TestArchTablesMatchXSys(t *testing.T) {
 			}
 		}
 	}
+}
+
+// xsysDir is the directory of the golang.org/x/sys version go.mod
+// requires. go list names it when a build has downloaded it; a test run
+// on a system whose packages need none of its source (or after the cache
+// was trimmed) downloads it first, as go build would.
+func xsysDir() (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/sys").Output()
+	if dir := strings.TrimSpace(string(out)); err == nil && dir != "" {
+		return dir, nil
+	}
+	out, err = exec.Command("go", "mod", "download", "-json", "golang.org/x/sys").Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download golang.org/x/sys: %v", err)
+	}
+	var m struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		return "", fmt.Errorf("go mod download golang.org/x/sys: %v %s", err, m.Error)
+	}
+	return m.Dir, nil
 }

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
 )
 
 // The split is only as good as the kernel's reading of it. These tests
@@ -158,7 +159,7 @@ func doOp(root, op string) error {
 
 func TestKernelAgrees(t *testing.T) {
 	if abi := kernelABI(); abi < 5 {
-		t.Skipf("needs Landlock ABI 5 (have %d)", abi)
+		enforcetest.Skipf(t, "needs Landlock ABI 5 (have %d)", abi)
 	}
 	type op struct {
 		do string

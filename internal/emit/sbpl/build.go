@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,13 +35,11 @@ func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
 	fmt.Fprintf(&b, ";; jp-policy sandbox profile for tool %s\n", comment(t.Name))
 	b.WriteString("(version 1)\n(deny default)\n")
 
-	for _, g := range baseline() {
-		fmt.Fprintf(&b, "\n;; %s: %s\n", g.id, g.what)
-		for _, r := range g.rules {
-			b.WriteString(r + "\n")
-		}
-		cl = append(cl, emit.Clause{ID: g.id, What: g.what, Status: emit.Enforced})
+	devDir := t.DeveloperDir
+	if devDir == "" {
+		devDir = DefaultDeveloperDir
 	}
+	cl = writeGroups(&b, cl, baseline(devDir, t.Home, outsideOf(t.Root, all)))
 	if anc := ancestors(t.Root, all); len(anc) > 0 {
 		b.WriteString("\n;; baseline.ancestors: stat the directories leading to granted paths\n")
 		b.WriteString("(allow file-read-metadata")
@@ -69,6 +68,7 @@ func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
 	}
 
 	cl = append(cl, netSection(&b, t.Access.Net)...)
+	cl = writeGroups(&b, cl, lateBaseline())
 	cl = append(cl,
 		emit.Clause{ID: "env", What: "environment allowlist (RFD 075 minimal set plus env rules)", Status: emit.Enforced,
 			How: "the launcher builds sandbox-exec's environment; per-command envs for programs the tool starts itself are cooperative"},
@@ -77,12 +77,46 @@ func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
 	return b.Bytes(), cl, nil
 }
 
-// AllowProgram is the form a launcher appends for the program it starts
-// when that program lives outside the system directories and no rule
-// grants it execute.
-func AllowProgram(path string) string {
-	q := Quote(path)
-	return fmt.Sprintf(";; program\n(allow process-exec (literal %s))\n(allow file-read* (literal %s))\n", q, q)
+// outsideOf is the filter that excludes the workspace and every rule's
+// path (and an external rule's link), each as the literal and the
+// subpath, as fsRule excludes narrower rules.
+func outsideOf(root string, rules []emit.AbsRule) string {
+	paths := []string{root}
+	for _, r := range rules {
+		paths = append(paths, r.Abs)
+		if r.Link != "" {
+			paths = append(paths, r.Link)
+		}
+	}
+	sort.Strings(paths)
+	paths = slices.Compact(paths)
+	var out []string
+	for i, p := range paths {
+		if i > 0 && slices.ContainsFunc(paths[:i], func(a string) bool { return emit.Within(p, a) }) {
+			continue // beneath a path already excluded
+		}
+		q := Quote(p)
+		out = append(out, "(require-not (literal "+q+")) (require-not (subpath "+q+"))")
+	}
+	return strings.Join(out, " ")
+}
+
+// writeGroups renders baseline groups, each entry under a comment with
+// its reason and precedent, and adds their clauses.
+func writeGroups(b *bytes.Buffer, cl []emit.Clause, gs []group) []emit.Clause {
+	for _, g := range gs {
+		fmt.Fprintf(b, "\n;; %s: %s\n", g.id, comment(g.what))
+		for _, e := range g.entries {
+			fmt.Fprintf(b, ";; %s [%s]\n%s\n", comment(e.why), comment(e.src), e.rule)
+		}
+		c := emit.Clause{ID: g.id, What: g.what, Status: emit.Enforced}
+		if g.id == "baseline.git" {
+			c.Status = emit.Degraded
+			c.How = "git's user configuration is readable outside the tool's grants: git dies on the sandbox's EPERM where it tolerates a missing file"
+		}
+		cl = append(cl, c)
+	}
+	return cl
 }
 
 // fsRule renders one rule: each allow covers the rule's path minus every
@@ -102,8 +136,12 @@ func fsRule(r emit.AbsRule, live []emit.AbsRule) (emit.Clause, []string) {
 	var around []string
 	for _, n := range emit.Outermost(live, r.Abs) {
 		// Always subpath: a narrowed file may be replaced by a directory
-		// later, and the policy narrows everything beneath it too.
-		excl = append(excl, "(require-not (subpath "+Quote(n.Abs)+"))")
+		// later, and the policy narrows everything beneath it too. The
+		// literal beside it is Codex's pairing: the narrowed path itself
+		// must not be creatable through the broader rule even while it
+		// does not exist.
+		q := Quote(n.Abs)
+		excl = append(excl, "(require-not (literal "+q+"))", "(require-not (subpath "+q+"))")
 		around = append(around, fmt.Sprintf("fs[%d]", n.Index))
 	}
 	if len(excl) > 0 {
@@ -200,10 +238,6 @@ func ancestors(root string, rules []emit.AbsRule) []string {
 	return out
 }
 
-// ProxyPortParam is the profile parameter holding the filtering proxy's
-// port (sandbox-exec -D NAME=PORT).
-const ProxyPortParam = "JP_PROXY_PORT"
-
 func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 	plan := emit.PlanNet(rules)
 	c := emit.Clause{ID: "net", Status: emit.Enforced}
@@ -216,7 +250,10 @@ func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 		// scheme, port and path and resolves names itself. The port is
 		// chosen at exec time and given as a parameter (sandbox-exec -D);
 		// a launcher that does not define it makes the profile fail to
-		// load, so nothing runs.
+		// load, so nothing runs. SBPL takes only "*" or "localhost" as the
+		// host: a client that dials the IPv4-mapped ::ffff:127.0.0.1 (the
+		// JVM's dual-stack sockets) cannot be allowed without allowing
+		// every address on the port (openai/codex#42925), so it is not.
 		fmt.Fprintf(b, "\n;; net: outbound TCP only to jp-policy's filtering proxy on localhost\n(allow network-outbound (remote tcp (string-append \"localhost:\" (param \"%s\"))))\n", ProxyPortParam)
 		c.What = "outbound TCP only to jp-policy's filtering proxy on localhost (port given at exec time), which decides every request by host, scheme, port and (plain http) path and resolves names itself"
 	}
@@ -226,6 +263,7 @@ func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 	}
 	if len(plan.Ports) > 0 {
 		out[2].What = "UDP and DNS denied (the proxy resolves names)"
+		out[0].How = "a client that dials the proxy as the IPv4-mapped address ::ffff:127.0.0.1 (the JVM's dual-stack sockets) is refused: SBPL names loopback only as \"localhost\", which does not match it"
 	}
 	for _, r := range plan.Rules {
 		st, how := emit.Enforced, "decided by the launcher's filtering proxy, the only destination the profile allows"

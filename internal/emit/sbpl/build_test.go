@@ -156,15 +156,22 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// FuzzBuild: whatever the rule paths and capabilities, Build does not
-// panic, the profile parses, and it allows on each rule path (and beneath
-// it) exactly what the policy does.
+// FuzzBuild: whatever the rule paths, capabilities, tool name, developer
+// directory and home, Build does not panic, the profile parses with the
+// reader sandbox-exec's TinyScheme would use (the oracle for the
+// emitter's escaping: the developer directory and git's config paths come
+// back byte for byte, and no name ends a comment or a string early), and
+// it allows on each rule path (and beneath it) exactly what the policy
+// does.
 func FuzzBuild(f *testing.F) {
-	f.Add("src", ".env", uint8(0x1f), uint8(0), true)
-	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false)
-	f.Add("ü/日本", "ü", uint8(7), uint8(16), true)
-	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool) {
-		tool := emit.Tool{Name: "fuzz\n)(", Root: "/ws"}
+	f.Add("src", ".env", uint8(0x1f), uint8(0), true, "t", "/Library/Developer/CommandLineTools", "/Users/u")
+	f.Add(`a "q"`, `a "q"/\x`, uint8(1), uint8(3), false, "fuzz\n)(", `/A "b"\`, "/h\n(allow default)")
+	f.Add("ü/日本", "ü", uint8(7), uint8(16), true, "\xff;", "/\x00", "")
+	f.Fuzz(func(t *testing.T, p1, p2 string, c1, c2 uint8, file bool, name, dev, home string) {
+		if !strings.HasPrefix(dev, "/") || !strings.HasPrefix(home, "/") || strings.ContainsRune(dev+home, 0) {
+			dev, home = "", "" // the compiler passes absolute paths or nothing
+		}
+		tool := emit.Tool{Name: name, Root: "/ws", DeveloperDir: dev, Home: home}
 		for i, lex := range []string{"", p1, p2} {
 			c := c1
 			if i == 2 {
@@ -194,6 +201,25 @@ func FuzzBuild(f *testing.F) {
 		if err != nil {
 			t.Fatalf("profile does not parse: %v\n%s", err, prof)
 		}
+		if len(forms) < 2 || head(forms[0]) != "version" || head(forms[1]) != "deny" {
+			t.Fatalf("a name leaked out of its comment or string:\n%s", prof)
+		}
+		var lits []string
+		for _, f := range forms {
+			if h := head(f); h != "allow" && h != "deny" && h != "version" {
+				t.Fatalf("unexpected top-level form %q:\n%s", h, prof)
+			}
+			lits = append(lits, f.strings()...)
+		}
+		want := []string{DefaultDeveloperDir}
+		if dev != "" {
+			want = []string{dev, path.Join(home, ".gitconfig")}
+		}
+		for _, w := range want {
+			if !slices.Contains(lits, w) {
+				t.Fatalf("%q does not come back as a string:\n%s", w, prof)
+			}
+		}
 		var queries []string
 		for _, r := range tool.Access.FS {
 			queries = append(queries, r.LexicalPath, path.Join(r.LexicalPath, "x"))
@@ -202,26 +228,98 @@ func FuzzBuild(f *testing.F) {
 	})
 }
 
-// SBPL lets a later rule win: TIOCSTI must be denied after the last rule
-// that allows file-ioctl, and Unix sockets denied before the one allow
-// (the name resolver's, for tools with net rules).
-func TestTerminalAndUnixSocketOrder(t *testing.T) {
-	for _, sc := range emittest.Scenarios(t) {
-		prof, _, err := Build(sc.Tool)
-		if err != nil {
-			t.Fatal(err)
-		}
+// SBPL lets a later rule win: TIOCSTI must be denied, by number, after
+// the last rule that allows file-ioctl; Unix sockets are denied after
+// every network allow, and the one Unix socket allowed (the log's) comes
+// after that denial and after the net section's (deny network*).
+func TestLateRulesOrder(t *testing.T) {
+	for name, prof := range everyProfile(t) {
 		s := string(prof)
-		deny := strings.Index(s, "(deny file-ioctl (ioctl-command TIOCSTI))")
+		deny := strings.Index(s, "(deny file-ioctl (ioctl-command 2147578994))")
 		if deny < 0 || strings.LastIndex(s, "(allow file-ioctl") > deny {
-			t.Errorf("%s: TIOCSTI is not denied after every file-ioctl allow", sc.Name)
+			t.Errorf("%s: TIOCSTI is not denied after every file-ioctl allow", name)
+		}
+		if strings.Contains(s, "(ioctl-command TIOCSTI") {
+			t.Errorf("%s: an ioctl named by symbol, which macOS 14 does not bind", name)
 		}
 		unix := strings.Index(s, "(deny network-outbound (remote unix-socket))")
-		if unix < 0 {
-			t.Errorf("%s: no Unix socket denial", sc.Name)
+		if unix < 0 || strings.LastIndex(s, "(deny network*)") > unix {
+			t.Errorf("%s: the Unix socket denial does not follow the net section", name)
 		}
-		if r := strings.Index(s, `(allow network-outbound (literal "/private/var/run/mDNSResponder"))`); r >= 0 && r < unix {
-			t.Errorf("%s: the resolver's socket is allowed before the denial, which would then win", sc.Name)
+		if r := strings.Index(s, `(allow network-outbound (literal "/private/var/run/syslog"))`); r < unix {
+			t.Errorf("%s: the log socket is allowed before the denial, which would then win", name)
 		}
+		if strings.Contains(s, "mDNSResponder") {
+			t.Errorf("%s: the resolver's socket is reachable; the proxy resolves names", name)
+		}
+	}
+}
+
+// TestNarrowedPathNotCreatable: each subpath exclusion of a narrower rule
+// comes with a literal one (Codex's pairing), so the narrowed path is
+// excluded even while it does not exist.
+func TestNarrowedPathNotCreatable(t *testing.T) {
+	for name, prof := range everyProfile(t) {
+		s := string(prof)
+		for rest := s; ; {
+			i := strings.Index(rest, "(require-not (subpath ")
+			if i < 0 {
+				break
+			}
+			end := strings.Index(rest[i:], "))")
+			q := rest[i+len("(require-not (subpath ") : i+end]
+			if !strings.Contains(s, "(require-not (literal "+q+")) (require-not (subpath "+q+"))") {
+				t.Errorf("%s: exclusion of %s has no literal beside it", name, q)
+			}
+			rest = rest[i+end:]
+		}
+	}
+}
+
+// TestNetProxyRule: a tool with net rules reaches only the proxy port
+// given at exec time, on localhost; none reaches anything else by TCP.
+func TestNetProxyRule(t *testing.T) {
+	port := uint16(443)
+	tool := emit.Tool{Name: "n", Root: "/ws", Access: policy.AccessPolicy{Net: []policy.NetRule{{Host: "example.com", Port: &port, Allow: true}}}}
+	prof, clauses, err := Build(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for line := range strings.Lines(string(prof)) {
+		if strings.HasPrefix(line, "(allow network") {
+			got = append(got, strings.TrimSpace(line))
+		}
+	}
+	want := []string{
+		`(allow network-outbound (remote tcp (string-append "localhost:" (param "JP_PROXY_PORT"))))`,
+		`(allow network-outbound (literal "/private/var/run/syslog"))`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("network allows:\n got %q\nwant %q", got, want)
+	}
+	if !strings.Contains(clauses[slices.IndexFunc(clauses, func(c emit.Clause) bool { return c.ID == "net" })].How, "::ffff:127.0.0.1") {
+		t.Errorf("the net clause does not say the IPv4-mapped loopback is refused")
+	}
+}
+
+// TestDenyOnlyNetIsNoNetwork: net rules none of which allows compile to
+// the profile of a tool without network, byte for byte (lint's JP126
+// warns when a rule of such a list leaves allow out).
+func TestDenyOnlyNetIsNoNetwork(t *testing.T) {
+	port := uint16(443)
+	none := emit.Tool{Name: "t", Root: "/ws"}
+	deny := none
+	deny.Access.Net = []policy.NetRule{{Host: "example.com", Port: &port}, {Host: "api.github.com"}}
+	a, _, err := Build(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Build(deny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Errorf("deny-only net rules change the profile")
 	}
 }

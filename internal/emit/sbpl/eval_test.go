@@ -3,6 +3,7 @@ package sbpl
 import (
 	"math/rand/v2"
 	"path"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,10 +13,11 @@ import (
 
 // allowed evaluates the profile's allow rules for one operation on one
 // path the way the sandbox does for the filters the emitter uses:
-// subpath, literal, require-all, require-any and require-not. (The emitter
-// writes no deny rule for files, so under (deny default) a path is allowed
-// exactly when some allow rule matches it.)
-func allowed(forms []node, op, p string) bool {
+// subpath, literal, regex, require-all, require-any and require-not, with
+// (param NAME) read from params. (The emitter writes no deny rule for
+// file reads, writes or exec, which TestVocabulary checks, so under
+// (deny default) a path is allowed exactly when some allow rule matches.)
+func allowed(forms []node, op, p string, params map[string]string) bool {
 	for _, f := range forms {
 		if head(f) != "allow" || len(f.list) < 2 || !opMatches(f.list[1].atom, op) {
 			continue
@@ -25,12 +27,24 @@ func allowed(forms []node, op, p string) bool {
 			return true
 		}
 		for _, flt := range filters {
-			if match(flt, p) {
+			if match(flt, p, params) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// value is a filter's string argument: a literal, or a parameter.
+func value(n node, params map[string]string) (string, bool) {
+	if n.str != nil {
+		return *n.str, true
+	}
+	if head(n) == "param" && len(n.list) == 2 && n.list[1].str != nil {
+		v, ok := params[*n.list[1].str]
+		return v, ok
+	}
+	return "", false
 }
 
 func opMatches(rule, op string) bool {
@@ -40,29 +54,32 @@ func opMatches(rule, op string) bool {
 	return rule == op
 }
 
-func match(f node, p string) bool {
+func match(f node, p string, params map[string]string) bool {
 	switch head(f) {
 	case "subpath":
-		s := *f.list[1].str
-		return p == s || strings.HasPrefix(p, s+"/")
+		s, ok := value(f.list[1], params)
+		return ok && (p == s || strings.HasPrefix(p, s+"/"))
 	case "literal":
-		return p == *f.list[1].str
+		s, ok := value(f.list[1], params)
+		return ok && p == s
+	case "regex":
+		return regexp.MustCompile(*f.list[1].str).MatchString(p)
 	case "require-all":
 		for _, c := range f.list[1:] {
-			if !match(c, p) {
+			if !match(c, p, params) {
 				return false
 			}
 		}
 		return true
 	case "require-any":
 		for _, c := range f.list[1:] {
-			if match(c, p) {
+			if match(c, p, params) {
 				return true
 			}
 		}
 		return false
 	case "require-not":
-		return !match(f.list[1], p)
+		return !match(f.list[1], p, params)
 	}
 	return false // filters on non-path attributes never match a path query
 }
@@ -150,7 +167,11 @@ func checkAgainstPolicy(t *testing.T, tool emit.Tool, forms []node, prof []byte,
 				// profile's literal grants them nothing.
 				want = false
 			}
-			if got := allowed(forms, opFor[c], abs); got != want {
+			// The worst case for the run's parameters: the program the
+			// launcher starts and the scratch directory are the very
+			// path asked about. The policy must still decide alone.
+			params := map[string]string{ProgramParam: abs, ProgramRealParam: abs, TmpDirParam: abs}
+			if got := allowed(forms, opFor[c], abs, params); got != want {
 				t.Fatalf("%s on %q: profile %v, policy %v (winner fs[%d])\n%s", c, q, got, want, win, prof)
 			}
 		}

@@ -1,23 +1,30 @@
 package sbpl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
-// node is one parsed S-expression: an atom, a string or a list.
+// node is one parsed S-expression: an atom, a string (regex set for a
+// #"..." regular-expression literal) or a list.
 type node struct {
 	atom   string
 	str    *string
+	regex  bool
 	list   []node
 	isList bool
 }
 
-// readAll parses every top-level form of an SBPL profile. It knows exactly
-// as much Scheme as the profiles use: lists, atoms, ';' comments and
-// strings with \\, \", \n, \t and \xHH escapes. Anything else is an error,
-// so a profile that needs more than this is suspect.
+// readAll parses every top-level form of an SBPL profile the way
+// sandbox-exec's TinyScheme reader does, for exactly as much Scheme as the
+// emitter writes: lists, atoms, ';' comments, strings with \\, \", \n,
+// \t and \xHH escapes, and #"..." regular-expression literals without
+// escapes. Anything else is an error (another escape, a raw line break
+// in a string, an unbalanced parenthesis, a stray '#'), so a profile that
+// needs more than this is suspect.
 func readAll(src []byte) ([]node, error) {
 	r := &reader{src: src}
 	var out []node
@@ -125,11 +132,26 @@ func (r *reader) read() (node, error) {
 				s = append(s, c)
 			}
 		}
+	case '#':
+		if r.pos+1 >= len(r.src) || r.src[r.pos+1] != '"' {
+			return node{}, fmt.Errorf("unexpected # at byte %d", r.pos)
+		}
+		start := r.pos + 2
+		end := bytes.IndexByte(r.src[start:], '"')
+		if end < 0 {
+			return node{}, errors.New("unterminated regular expression")
+		}
+		re := string(r.src[start : start+end])
+		if strings.ContainsAny(re, "\\\n") {
+			return node{}, fmt.Errorf("regular expression %q has an escape or a line break", re)
+		}
+		r.pos = start + end + 1
+		return node{str: &re, regex: true}, nil
 	default:
 		start := r.pos
 		for r.pos < len(r.src) {
 			c := r.src[r.pos]
-			if c == '(' || c == ')' || c == '"' || c == ';' || c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			if c == '(' || c == ')' || c == '"' || c == ';' || c == '#' || c == ' ' || c == '\n' || c == '\t' || c == '\r' {
 				break
 			}
 			r.pos++
