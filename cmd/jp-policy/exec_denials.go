@@ -82,6 +82,11 @@ func denialLines(tool, workspace, cwd string, obs learn.Observations) []string {
 	ctx := learn.Context{Root: root, Home: home, Baseline: baselineAllows, Scratch: []string{"/proc", "/sys", "/dev"}}
 	if l, err := config.Load(config.Options{Workspace: root, Cwd: cwd}); err == nil {
 		ctx.Protect = lint.WorkspacePoints(l)
+		for _, p := range lint.SensitiveAnchored(l, tool, home) {
+			if c, err := policy.CanonicalAbs(p); err == nil {
+				ctx.Secret = append(ctx.Secret, c)
+			}
+		}
 	}
 	for _, p := range jpdirs.ProtectedPaths(root, os.Getenv) {
 		if c, err := policy.CanonicalAbs(p.Path); err == nil {

@@ -80,6 +80,15 @@ func allowFile(tool string, fa FileAccess, ctx Context, home string) string {
 		}
 		return "allowed by adding to conversation.tools." + tomlquote.Key(tool) + ".access.fs: " + strings.Join(rules, ", ")
 	case len(p.Mounts) > 0:
+		for _, m := range p.Mounts {
+			for _, sp := range ctx.Secret {
+				_, below := within(sp, m.Target)
+				_, above := within(m.Target, sp)
+				if below || above {
+					return "no mount proposed: " + display(sp, ctx.Root, home) + " is a sensitive path (lint JP107: keys and credentials); mount it yourself only if the tool must have it"
+				}
+			}
+		}
 		if fa.Op&(OpCreate|OpUpdate|OpDelete) != 0 {
 			for _, m := range p.Mounts {
 				for _, g := range ctx.Guarded {

@@ -43,6 +43,10 @@ type Context struct {
 	// write one: the refused path is the tool's choice, and the hint
 	// would ask the user to hand it persistence or its own policy.
 	Guarded []Guarded
+	// Secret lists paths outside the workspace that hold secrets (lint's
+	// sensitive paths, canonical): exec --denials proposes no mount that
+	// reaches one, for any access.
+	Secret []string
 }
 
 // Guarded is one protected path and why it is.
