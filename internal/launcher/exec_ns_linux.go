@@ -34,6 +34,7 @@ import (
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
 	ns := m.Namespace.WithProtected(gitProtected(m.Namespace, m.Root))
+	newGit := absentGit(ns)
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
@@ -151,6 +152,7 @@ func execNamespaced(p *Plan) error {
 	if err != nil {
 		err = fmt.Errorf("namespaced exec: %w", err)
 	}
+	quarantineNewGit(newGit)
 	return p.afterExit(code, err)
 }
 
