@@ -17,6 +17,8 @@ func TestQuote(t *testing.T) {
 		"line\nbreak":    "'line\nbreak'",
 		"back`tick`":     "'back`tick`'",
 		"semi;colon&amp": "'semi;colon&amp'",
+		"t:cargo=~/.cargo:rx": "t:cargo=~/.cargo:rx",
+		"t:x=/opt/my tools:rx": "'t:x=/opt/my tools:rx'",
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
