@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/shquote"
 )
 
 // grantHint explains a program the tool's Linux grants cannot run: the
@@ -31,7 +32,7 @@ func (p *Plan) grantHint() string {
 		return ""
 	}
 	what := out[0]
-	if what != p.Path {
+	if abs, err := filepath.Abs(p.Path); what != p.Path && (err != nil || what != abs) {
 		what = fmt.Sprintf("%s (for %s)", what, p.Path)
 	}
 	root := p.Manifest.Root
@@ -43,27 +44,20 @@ func (p *Plan) grantHint() string {
 	if name == "" || name == string(filepath.Separator) {
 		name = "toolchain"
 	}
-	spec := shellQuote(fmt.Sprintf("%s:%s=%s:rx", p.Tool, name, tildeHome(dir)))
+	spec := shquote.Quote(fmt.Sprintf("%s:%s=%s:rx", p.Tool, name, tildeHome(dir)))
 	return fmt.Sprintf("hint: %s is outside tool %q's grants, so the sandbox cannot run it; grant its toolchain read-only with execute:\n  jp-policy mount %s && jp-policy compile\n(README, \"Toolchains outside the workspace\": rustup and pyenv need more than one directory)", what, p.Tool, spec)
-}
-
-// shellQuote returns s as one shell word: unchanged when it holds only
-// characters no shell treats specially, else in single quotes (mount
-// expands a leading ~ itself, so a quoted ~/dir still means the home).
-func shellQuote(s string) string {
-	plain := strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=~+,@%", r))
-	}) < 0
-	if plain && s != "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // outsideExecGrants lists, in order and without repeats, the paths among
 // path, its resolved target and its `#!` interpreter (with `env NAME`
 // looked up on PATH) that no grant of m allows to execute.
 func outsideExecGrants(m *landlock.Manifest, path string) []string {
+	// The program as found may be relative (./scripts/deploy.sh, found
+	// in the working directory); the grants are absolute. Compared as
+	// typed, a script inside a granted directory read as "outside".
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	cands := []string{path}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		cands = append(cands, real)
