@@ -3,6 +3,7 @@ package jpdirs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/platform"
 )
@@ -71,6 +72,7 @@ var homeStartup = []struct{ rel, what string }{
 	{".xinitrc", xSession},
 	{".gitconfig", gitConfig},
 	{filepath.Join(".local", "bin"), onPath},
+	{filepath.Join(".local", "lib"), "Python's per-user site-packages (~/.local/lib/pythonX.Y/site-packages): a `.pth` file or `usercustomize.py` there runs as you in the next Python you start, outside any sandbox"},
 	{"bin", onPath},
 	{filepath.Join("go", "bin"), "where `go install` puts programs (commonly on PATH, and where jp-policy itself is installed): a program written there runs as you, outside any sandbox, in place of the one you or JP start next"},
 	{filepath.Join(".cargo", "bin"), "where `cargo install` and rustup put programs (on PATH through ~/.cargo/env): a program written there runs as you, outside any sandbox, in place of cargo or rustc"},
@@ -100,6 +102,7 @@ var xdgStartup = []struct{ rel, what string }{
 	{"environment.d", "systemd's user environment (PATH, LD_PRELOAD), set for every program of your next login session"},
 	{"plasma-workspace", "KDE Plasma's env and shutdown scripts, which run as you at your next login or logout"},
 	{"nvim", editor},
+	{"direnv", "direnv's config (direnvrc, lib/), which runs as you in your shell whenever you enter a directory with an allowed .envrc"},
 	{"tmux", "tmux's config directory, which runs commands as you when tmux next starts"},
 	{"emacs", editor},
 }
@@ -194,7 +197,10 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 // PATH look up; relative entries are left out: they name no fixed place)
 // and the directory holding the running jp-policy binary (jp-policy-exec
 // is looked up beside it). A program written to one of them runs as the
-// user, outside any sandbox, the next time its name is run.
+// user, outside any sandbox, the next time its name is run. An entry that
+// starts with `~` is the home directory's: bash expands it when it looks a
+// command up (`PATH="~/scripts:$PATH"`, quoted, keeps the `~`), so it
+// names a fixed place (attack_protected_path_tilde.txtar).
 func principled(getenv func(string) string) []Protected {
 	var out []Protected
 	seen := map[string]bool{}
@@ -205,7 +211,11 @@ func principled(getenv func(string) string) []Protected {
 			out = append(out, Protected{p, what})
 		}
 	}
+	h := home(getenv)
 	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if rest, ok := strings.CutPrefix(d, "~"); ok && (rest == "" || rest[0] == '/') && h != "" && filepath.IsAbs(h) {
+			d = filepath.Join(h, rest)
+		}
 		if d != "" && filepath.IsAbs(d) {
 			add(d, onPATH)
 		}
