@@ -8,16 +8,13 @@ import (
 
 // GitScanLimit bounds NestedGitDirs: the entries it looks at before it
 // gives up (and says so), so a writable grant over a huge tree costs a
-// bounded walk.
-const GitScanLimit = 500_000
+// bounded walk. A walk cut short cannot promise anything about what lies
+// past it, so exec refuses to run unless --best-effort. A variable only so
+// that jp-policy's script tests can lower it (SetGitScanLimitForTest).
+var GitScanLimit = 500_000
 
-// GitScanDepthOutside is how deep NestedGitDirs looks in a writable tree
-// outside the workspace (an approved mount): a repository there is found
-// in its top directories (a mounted projects directory holds them one or
-// two levels down), and a mounted cache (~/go/pkg/mod, ~/.cargo/registry,
-// hundreds of thousands of entries, no repositories) is not walked whole
-// on every call.
-const GitScanDepthOutside = 3
+// SetGitScanLimitForTest lowers GitScanLimit; only test binaries call it.
+func SetGitScanLimitForTest(n int) { GitScanLimit = n }
 
 // NestedGitDirs returns every `.git` (a directory or a file) strictly
 // below root, at any depth, without following symlinks and without

@@ -35,7 +35,11 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	ns := m.Namespace.WithProtected(gitProtected(m.Namespace, m.Root))
+	gp, cut := gitProtected(m.Namespace)
+	if err := p.gitScanCut(cut); err != nil {
+		return err
+	}
+	ns := m.Namespace.WithProtected(gp)
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
