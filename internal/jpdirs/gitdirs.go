@@ -2,6 +2,7 @@ package jpdirs
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -22,7 +23,10 @@ func SetGitScanLimitForTest(n int) { GitScanLimit = n }
 // nested in a writable tree (plain clones, submodules added from an
 // existing clone, whose `.git` is a directory). git reads their config
 // and runs their hooks when the user next runs git there (and `git
-// status` at the top recurses into submodules), outside any sandbox. The
+// status` at the top recurses into submodules), outside any sandbox.
+// Also a repository with no `.git` name, a bare one (a HEAD file beside
+// objects/ and refs/: the directory is returned), and the target of a
+// `.git` symlink, resolved (git follows it). The
 // top `.git` of root is not included (the caller protects it by name).
 // complete is false when the walk stopped at limit entries. maxDepth > 0
 // stops the walk that many directories below root.
@@ -41,6 +45,14 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 			complete = false
 			return filepath.SkipAll
 		}
+		if d.Name() == "HEAD" && d.Type().IsRegular() && filepath.Dir(p) != root && isBareRepo(filepath.Dir(p)) {
+			// A repository without a `.git` name (a bare clone, a
+			// mirror): git run in it obeys its config and runs its hooks
+			// (post-receive on a push to it). The rest of it is not
+			// walked.
+			found = append(found, filepath.Dir(p))
+			return filepath.SkipDir
+		}
 		if d.Name() != ".git" || p == root {
 			if maxDepth > 0 && d.IsDir() && p != root && depthBelow(root, p) >= maxDepth {
 				return filepath.SkipDir
@@ -48,8 +60,15 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 			return nil
 		}
 		if filepath.Dir(p) != root {
-			if t := d.Type(); t.IsDir() || t.IsRegular() {
+			switch t := d.Type(); {
+			case t.IsDir() || t.IsRegular():
 				found = append(found, p)
+			case t&fs.ModeSymlink != 0:
+				// git follows a `.git` symlink: what it points to is the
+				// repository (or its gitdir file), wherever it lives.
+				if real, err := filepath.EvalSymlinks(p); err == nil {
+					found = append(found, real)
+				}
 			}
 		}
 		if d.IsDir() {
@@ -58,6 +77,17 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 		return nil
 	})
 	return found, complete
+}
+
+// isBareRepo tells whether dir is a git directory by git's own test
+// (is_git_directory): a HEAD file beside objects/ and refs/.
+func isBareRepo(dir string) bool {
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // depthBelow is how many names p has below root (p is beneath root).
