@@ -53,14 +53,16 @@ func checkHomeWritable(p *pass) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	cfg := getenv("XDG_CONFIG_HOME")
-	if cfg == "" || !filepath.IsAbs(cfg) {
-		cfg = filepath.Join(home, ".config")
-	}
-	for _, t := range []struct{ dir, name string }{
-		{cfg, "your config directory (every program's config)"},
+	// ~/.config even when XDG_CONFIG_HOME names another directory: not
+	// every program reads the variable.
+	others := []struct{ dir, name string }{
+		{filepath.Join(home, ".config"), "your config directory (every program's config)"},
 		{filepath.Join(home, ".local"), "~/.local (every program's user data and libraries)"},
-	} {
+	}
+	if cfg := getenv("XDG_CONFIG_HOME"); cfg != "" && filepath.IsAbs(cfg) {
+		others = append(others, struct{ dir, name string }{cfg, "your config directory (every program's config)"})
+	}
+	for _, t := range others {
 		t.dir = filepath.Clean(t.dir)
 		if real, err := filepath.EvalSymlinks(t.dir); err == nil {
 			t.dir = real
