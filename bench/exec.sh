@@ -70,11 +70,6 @@ for n in 1000 10000; do
   bench_tools_ws "$tmp/big$n" "$n"
   "$tmp/jp-policy" compile --workspace "$tmp/big$n" --no-input >/dev/null 2>&1
 done
-# exec trusts an input's stat identity instead of re-hashing it only once
-# its change time has settled (docs/exec.md, "Staleness without
-# re-hashing"): wait, so the runs measure the steady state.
-sleep 4
-
 cmds=(-n 'bare' '/bin/true'
   -n 'C floor' "$tmp/c-floor $floor_args"
   -n 'Go floor' "$tmp/go-floor $floor_args"

@@ -77,8 +77,7 @@ gobuild() { go build "$@"; }
 printf '{"Replace":{"%s/internal/nsroot/internal/nsbench/main.go":"%s/nsbench/main.go"}}' "$repo" "$tmp" > "$tmp/nsbench/overlay.json"
 (cd "$repo" && gobuild -overlay "$tmp/nsbench/overlay.json" -o "$tmp/nsbench/nsbench" ./internal/nsroot/internal/nsbench)
 (cd "$repo" && gobuild -o "$tmp/jp-policy" ./cmd/jp-policy)
-# As installed (go install ./cmd/...): jp-policy-exec beside jp-policy is
-# the namespaced path's stage 2; $tmp/jp-policy alone re-executes itself.
+# As installed (go install ./cmd/...).
 mkdir -p "$tmp/pair"
 bench_install "$tmp/pair"
 BENCH_BUILD=$(bench_build_desc "$tmp/pair/jp-policy")
@@ -137,10 +136,6 @@ rule() { printf '\n[[conversation.tools.bench.access.fs]]\npath = "%s"\n' "$1"; 
   rule build read write
 } > "$ws/.jp/config.toml"
 "$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
-# exec trusts an input's stat identity instead of re-hashing it only once
-# its ctime is 3 s old (docs/exec.md): let the config settle.
-sleep 4
-
 # Sanity: every sandbox is real before we time it.
 for run in "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws" "$tmp/nsbench/nsbench $ws" "$tmp/nsfloor $ws"; do
   if $run /bin/sh -c 'echo x > /usr/nsroot-bench' 2>/dev/null; then echo "$run: / is writable; refusing to benchmark" >&2; exit 1; fi
@@ -163,8 +158,6 @@ rows=(
   'nsroot (nsbench)' "$tmp/nsbench/nsbench $ws /bin/true"
   'launcher only, namespaced' "$tmp/lean/lean bench /bin/true"
   'jp-policy exec, namespaced' "$tmp/pair/jp-policy exec -t bench -- /bin/true"
-  'jp-policy exec, namespaced, no jp-policy-exec' "$tmp/jp-policy exec -t bench -- /bin/true"
-  'stage-2 start-up (jp-policy-exec)' "$tmp/pair/jp-policy-exec __jp-policy-nsroot-stage2"
   'stage-2 start-up (jp-policy)' "$tmp/jp-policy __jp-policy-nsroot-stage2"
 )
 args=()

@@ -109,11 +109,6 @@ if [ -n "$srt" ]; then check srt 1 $srt_cmd; fi
   { echo "bench/peers.sh: the writing tool does not take the namespaced path" >&2; exit 1; }
 "$bin/jp-policy" lint --workspace "$tmp/lint20" >/dev/null
 (cd "$tmp/wf20" && "$actionlint" -shellcheck= -pyflakes= >/dev/null) || { echo "bench/peers.sh: actionlint reports findings on the generated workflows" >&2; exit 1; }
-# exec trusts an input's stat identity instead of re-hashing it only once
-# its change time has settled (docs/exec.md, "Staleness without
-# re-hashing"): wait, so the runs measure the steady state.
-sleep 4
-
 lean=""
 if [ -x "$bin/jp-policy-exec" ]; then lean="$bin/jp-policy-exec"; fi
 cmds=(-n 'landlock-restrict' "$restrict /bin/true"

@@ -4,10 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/platform"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -69,8 +74,18 @@ func (c *CompileCmd) Run(g *Globals) error {
 		Generator:     "jp-policy " + version,
 	}
 	rv := compiler.Review{Accept: c.AcceptWidening}
+	var progress *progressLine
+	if !c.Quiet && c.Format == "text" && isTerminal(g.Stderr) {
+		progress = newProgressLine(g.Stderr, time.Now)
+		opts.Progress = progress.update
+		defer progress.clear()
+	}
 	if !c.NoInput && isTerminal(g.Stdin) && isTerminal(g.Stderr) {
-		p := &compiler.TextPrompter{In: g.Stdin, Out: g.Stderr}
+		var out io.Writer = g.Stderr
+		if progress != nil {
+			out = &clearFirst{p: progress, w: g.Stderr} // a question starts on a clean line
+		}
+		p := &compiler.TextPrompter{In: g.Stdin, Out: out}
 		opts.Prompter, rv.Prompter = p, p
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -89,7 +104,12 @@ func (c *CompileCmd) Run(g *Globals) error {
 		// either way.
 		debug.SetGCPercent(200)
 	}
+	stopCleanup := discardStagesOnSignal()
 	res, out, err := compileReviewed(g, opts, rv)
+	stopCleanup()
+	if progress != nil {
+		progress.clear() // before anything else is printed
+	}
 	if err != nil {
 		return err
 	}
@@ -168,4 +188,90 @@ func compileError(g *Globals, err error) error {
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// discardStagesOnSignal removes this compile's staging directory when it
+// is interrupted (Ctrl-C, an editor or pre-commit stopping it) before it
+// exits with the shell's code for that signal; the previous artifact and
+// its pin stay. A compile killed outright leaves its stage to the next
+// compile, which removes it. The returned function stops listening.
+func discardStagesOnSignal() (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			compiler.DiscardStages()
+			code := 130
+			if n, ok := s.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			os.Exit(code)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// progressLine is compile's progress on a terminal: nothing for a compile
+// that finishes within progressAfter, then one line rewritten in place
+// (at most every progressEvery) saying the stage and how many tools are
+// written, removed when the compile ends. A prompt (approvals, a
+// widening) clears it first, since it writes to the same terminal.
+type progressLine struct {
+	w     io.Writer
+	now   func() time.Time
+	start time.Time
+	last  time.Time
+	shown bool
+	mu    sync.Mutex
+}
+
+const (
+	progressAfter = time.Second
+	progressEvery = 100 * time.Millisecond
+)
+
+func newProgressLine(w io.Writer, now func() time.Time) *progressLine {
+	return &progressLine{w: w, now: now, start: now()}
+}
+
+func (p *progressLine) update(stage string, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.now()
+	if t.Sub(p.start) < progressAfter || (p.shown && t.Sub(p.last) < progressEvery && done != total) {
+		return
+	}
+	p.last, p.shown = t, true
+	msg := fmt.Sprintf("compiling: %s (%d tools)", stage, total)
+	if stage == "writing" && total > 0 {
+		msg = fmt.Sprintf("compiling: writing %d/%d tools (%d%%)", done, total, done*100/total)
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", msg)
+}
+
+// clearFirst is the prompter's writer: the progress line goes before a
+// question is written.
+type clearFirst struct {
+	p *progressLine
+	w io.Writer
+}
+
+func (c *clearFirst) Write(b []byte) (int, error) {
+	c.p.clear()
+	return c.w.Write(b)
+}
+
+func (p *progressLine) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
 }

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/gitsnap"
 	"github.com/jp-policy/jp-policy/internal/grantdiff"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 // DiffCmd is `jp-policy diff`: the grant-level difference between two
@@ -71,19 +74,21 @@ func (c *DiffCmd) sides(g *Globals) (*artifact.Policy, *artifact.Policy, error) 
 			return nil, nil, err
 		}
 		if c.To == "" {
-			res, err := compiler.Build(compiler.Options{Config: configOptions(c.Workspace, c.Cfg)})
+			res, err := compiler.Build(compiler.Options{Config: configOptions(c.Workspace, c.Cfg), GrantsOnly: true})
 			if err != nil {
-				return nil, nil, compileError(g, err)
+				return nil, nil, diffCompileError(g, err)
 			}
 			return old, res.Artifact, nil
 		}
 		new, err := c.atRevision(g, c.To)
 		return old, new, err
 	}
-	opts := compiler.Options{Config: configOptions(c.Workspace, c.Cfg), OutDir: c.Out}
+	// Grants only: diff compares what each tool is granted, never the
+	// manifests, which are most of a compile's cost.
+	opts := compiler.Options{Config: configOptions(c.Workspace, c.Cfg), OutDir: c.Out, GrantsOnly: true}
 	res, err := compiler.Build(opts)
 	if err != nil {
-		return nil, nil, compileError(g, err)
+		return nil, nil, diffCompileError(g, err)
 	}
 	old, err := compiler.Reviewed(opts, res.Root)
 	var lost *artifact.ReviewLostError
@@ -130,10 +135,63 @@ func (c *DiffCmd) atRevision(g *Globals, rev string) (*artifact.Policy, error) {
 	if opts.Cwd == wd {
 		opts.Cwd = snap.Workspace
 	}
-	res, err := compiler.Build(compiler.Options{Config: opts})
+	res, err := compiler.Build(compiler.Options{Config: opts, GrantsOnly: true})
 	if err != nil {
-		fmt.Fprintf(g.Stderr, "jp-policy: compiling the config at %s:\n", rev)
-		return nil, compileError(g, err)
+		fmt.Fprintf(g.Stderr, "jp-policy: compiling the config at %s:\n", termstyle.Safe(rev))
+		return nil, diffCompileError(g, atRevisionNames(err, snap.Dir, rev))
 	}
 	return res.Artifact, nil
+}
+
+// diffCompileError is compileError with diff's exit code: a side that
+// cannot be compiled is an error (2), never "widened" (1), so a CI job
+// that fails on a widening does not report one for a broken config.
+func diffCompileError(g *Globals, err error) error {
+	err = compileError(g, err)
+	if e, ok := errors.AsType[*exitError](err); ok {
+		e.Code = exitUsage
+	}
+	return err
+}
+
+// atRevisionNames names the files of a snapshot's findings as git does,
+// REV:path from the repository's top level, instead of by the temporary
+// checkout, which is gone by the time the user reads them.
+func atRevisionNames(err error, dir, rev string) error {
+	name := func(file string) string {
+		if rel, rerr := filepath.Rel(dir, file); rerr == nil && filepath.IsLocal(rel) {
+			return rev + ":" + filepath.ToSlash(rel)
+		}
+		return file
+	}
+	relabel := func(ds []diag.Diagnostic) {
+		for i := range ds {
+			ds[i].Pos.File = name(ds[i].Pos.File)
+			for j := range ds[i].Related {
+				ds[i].Related[j].Pos.File = name(ds[i].Related[j].Pos.File)
+			}
+			ds[i].Fix = nil // an edit of a file that no longer exists
+		}
+	}
+	files := func(m map[string][]byte) map[string][]byte {
+		out := make(map[string][]byte, len(m))
+		for f, b := range m {
+			out[name(f)] = b
+		}
+		return out
+	}
+	if le, ok := errors.AsType[*compiler.LintError](err); ok {
+		relabel(le.Diagnostics)
+		le.Files = files(le.Files)
+		le.Root = ""
+		return le
+	}
+	if dl, ok := errors.AsType[diag.List](err); ok {
+		relabel(dl)
+		return dl
+	}
+	if strings.Contains(err.Error(), dir) {
+		return errors.New(strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), rev+":"))
+	}
+	return err
 }

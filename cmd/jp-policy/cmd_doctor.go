@@ -6,7 +6,6 @@ import (
 	"runtime"
 
 	"github.com/jp-policy/jp-policy/internal/doctor"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/launcher"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
@@ -24,11 +23,6 @@ func (c *DoctorCmd) Run(g *Globals) error {
 	f.UserNS, f.UserNSWhy = nsroot.Available()
 	if self, err := os.Executable(); err == nil {
 		f.Binaries = append(f.Binaries, self)
-	}
-	if s := execcore.Stage2Binary(); s != "" {
-		if _, err := os.Stat(s); err == nil {
-			f.Binaries = append(f.Binaries, s)
-		}
 	}
 	if c.AppArmor {
 		fmt.Fprint(g.Stdout, doctor.Profile(f.Binaries))

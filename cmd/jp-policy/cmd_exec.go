@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -59,20 +58,6 @@ func (c *ExecCmd) argv() []string {
 	return c.Command
 }
 
-// fastArgs is c as execcore.Args, to ask whether the fast path may take
-// the run.
-func (c *ExecCmd) fastArgs() *execcore.Args {
-	if c.Format != "text" {
-		return &execcore.Args{} // --format: the full path refuses it
-	}
-	return &execcore.Args{
-		Workspace: c.Workspace, Policy: c.Policy, Tool: c.Tool, LogNet: c.LogNet,
-		Default: c.Default, BestEffort: c.BestEffort, Quiet: c.Quiet, DryRun: c.DryRun, Masks: c.Masks,
-		Namespaces: c.Namespaces, NoNamespaces: c.NoNamespaces, RequireABI: c.RequireABI,
-		Command: append([]string{"--"}, c.argv()...),
-	}
-}
-
 // nsMode maps --namespaces / --no-namespaces to the launcher's choice.
 func (c *ExecCmd) nsMode() launcher.NSMode {
 	switch {
@@ -84,8 +69,9 @@ func (c *ExecCmd) nsMode() launcher.NSMode {
 	return launcher.NSAuto
 }
 
-// Run hands the invocation to the launcher and maps its outcome to an
-// exit code (exitcodes.go).
+// Run hands the invocation to the launcher, which decides and runs it
+// (fast or namespaced path alike), and maps its outcome to an exit code
+// (exitcodes.go).
 func (c *ExecCmd) Run(g *Globals) error {
 	if c.Denials && !c.DryRun {
 		return c.runDenials(g)
@@ -101,24 +87,6 @@ func (c *ExecCmd) Run(g *Globals) error {
 		return fail(exitRefused, errors.New("--format is for --dry-run: a run prints only what the command prints"))
 	}
 	argv := c.argv()
-	var err error
-	full := func(error) { err = c.runFull(g, argv) }
-	if o, ok := c.fastArgs().Fast(); ok {
-		// The fast path jp-policy-exec takes (package execcore): full
-		// runs only for a run it leaves to the full path (which decides
-		// it again and reports it), or a failed execve that the full
-		// path runs again for its hints.
-		o.Environ = os.Environ()
-		execcore.Try(o, full)
-	} else {
-		full(nil)
-	}
-	return err
-}
-
-// runFull is the full exec path (package launcher) and the mapping of its
-// outcome to an exit code (exitcodes.go).
-func (c *ExecCmd) runFull(g *Globals, argv []string) error {
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,

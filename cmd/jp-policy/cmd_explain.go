@@ -19,7 +19,9 @@ type ExplainCmd struct {
 	Approvals string   `help:"Approvals store to use instead of JP's approvals.json." type:"path" placeholder:"FILE" sep:"none"`
 	Tool      string   `short:"t" help:"Explain only this tool." placeholder:"TOOL"`
 	Access    bool     `help:"Print only the tool's access object, exactly as a JP tool receives it (needs --tool)."`
-	Platform  []string `help:"Show what the compiled manifests enforce on this platform only: linux, darwin or windows (repeatable; default all three, whichever OS this runs on)." enum:"linux,darwin,windows" placeholder:"OS"`
+	Platform  []string `help:"Show what the compiled manifests enforce on this platform: linux, darwin or windows (repeatable; default the platform this runs on)." enum:"linux,darwin,windows" placeholder:"OS" xor:"platform"`
+	All       bool     `name:"all-platforms" help:"Show what is enforced on every platform a policy is compiled for (linux, darwin and windows)." xor:"platform"`
+	Verbose   bool     `help:"List everything: the rules jp-policy adds (the minimal environment's variables) and every baseline clause, not only the ones that are degraded."`
 	Format    string   `help:"Output format: text (wrapped to the terminal, or 80 columns) or json (docs/output.md)." enum:"text,json" default:"text"`
 }
 
@@ -29,11 +31,15 @@ func (c *ExplainCmd) Run(g *Globals) error {
 	if err := requireWorkspace(c.Workspace, exitUsage); err != nil {
 		return err
 	}
-	res, err := compiler.Build(compiler.Options{
+	opts := compiler.Options{
 		Config:        configOptions(c.Workspace, c.Cfg),
 		ApprovalsFile: c.Approvals,
 		Generator:     "jp-policy " + version,
-	})
+	}
+	if c.Tool != "" {
+		opts.Only = []string{c.Tool} // only the tool asked about is compiled
+	}
+	res, err := compiler.Build(opts)
 	if err != nil {
 		return compileError(g, err)
 	}
@@ -48,7 +54,11 @@ func (c *ExplainCmd) Run(g *Globals) error {
 		_, err = g.Stdout.Write(b)
 		return err
 	}
-	platforms := compiler.Platforms
+	platforms := []platform.Platform{platform.Host}
+	if !slices.Contains(compiler.Platforms, platform.Host) || c.All || c.Format == "json" {
+		// JSON is for programs: every platform unless asked, as before.
+		platforms = compiler.Platforms
+	}
 	if len(c.Platform) > 0 {
 		platforms = nil
 		for _, p := range slices.Compact(slices.Clone(c.Platform)) {
@@ -65,7 +75,7 @@ func (c *ExplainCmd) Run(g *Globals) error {
 	// The layout (wrapping) is decided here, once, for every line the
 	// compiler writes.
 	var b strings.Builder
-	if err := compiler.ExplainPlatforms(&b, res, c.Tool, platforms); err != nil {
+	if err := compiler.ExplainWith(&b, res, c.Tool, compiler.ExplainOptions{Platforms: platforms, Verbose: c.Verbose}); err != nil {
 		return toolError(exitUsage, err)
 	}
 	_, err = io.WriteString(g.Stdout, termstyle.Wrap(b.String(), termstyle.Width(g.Stdout, nil)))

@@ -25,7 +25,7 @@ type LintCmd struct {
 	Strict    bool     `help:"Exit 1 on warnings too."`
 	Ignore    []string `help:"Drop findings of this rule ID (repeatable); rules that cannot be suppressed are refused." placeholder:"ID" completion:"rule"`
 	Approvals string   `help:"Approvals store to check external rules against (default: JP's approvals.json for the workspace)." type:"path" placeholder:"FILE"`
-	Quiet     bool     `short:"q" help:"Report only the findings that fail the run: errors, and warnings with --strict."`
+	Quiet     bool     `short:"q" help:"Report only the findings that fail the run: errors, and warnings with --strict (and no line when there are none)."`
 	Fix       bool     `help:"Apply the mechanical fixes (JP110, JP115, JP125) to the config files in the workspace, keeping comments and layout, then report what is left."`
 	Portable  bool     `help:"Report the findings that depend on this machine's symlinks and approvals (JP105, JP106, JP124) as info, so CI and every developer get the same exit status."`
 	// Conversations compares every stored conversation's policy with the
@@ -125,10 +125,35 @@ func (c *LintCmd) Run(g *Globals) error {
 	if err := render(g.Stdout, c.Format, shown, ropts); err != nil {
 		return fail(exitIntern, err)
 	}
+	if c.Format == "text" && len(shown) == 0 && !c.Quiet {
+		// One line, so a clean run says what it checked (ruff, "All
+		// checks passed!"); --quiet keeps it silent.
+		fmt.Fprintf(g.Stdout, "no findings: %s, %s checked\n", plural(len(l.Files), "config file"), plural(localToolCount(l), "local tool"))
+	}
 	if len(failing) > 0 {
 		return fail(exitFail, nil)
 	}
 	return nil
+}
+
+// plural is "1 word" or "n words".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// localToolCount is how many tools of the merged config run under an
+// access policy (source local).
+func localToolCount(l *config.Loaded) int {
+	n := 0
+	for _, t := range l.Tools {
+		if src := strings.TrimSpace(t.Source.Value); src == "local" || strings.HasPrefix(src, "local.") {
+			n++
+		}
+	}
+	return n
 }
 
 // run lints a loaded config against the approvals store in use.

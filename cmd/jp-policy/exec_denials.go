@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/policy"
@@ -81,6 +82,16 @@ func denialLines(tool, workspace, cwd string, obs learn.Observations) []string {
 	ctx := learn.Context{Root: root, Home: home, Baseline: baselineAllows, Scratch: []string{"/proc", "/sys", "/dev"}}
 	if l, err := config.Load(config.Options{Workspace: root, Cwd: cwd}); err == nil {
 		ctx.Protect = lint.WorkspacePoints(l)
+		for _, p := range lint.SensitiveAnchored(l, tool, home) {
+			if c, err := policy.CanonicalAbs(p); err == nil {
+				ctx.Secret = append(ctx.Secret, c)
+			}
+		}
+	}
+	for _, p := range jpdirs.ProtectedPaths(root, os.Getenv) {
+		if c, err := policy.CanonicalAbs(p.Path); err == nil {
+			ctx.Guarded = append(ctx.Guarded, learn.Guarded{Path: c, Why: p.What})
+		}
 	}
 	return learn.DenialLines(tool, obs, ctx, home, 20)
 }

@@ -1,12 +1,12 @@
 package main
 
-import "github.com/jp-policy/jp-policy/internal/execcore"
+import "github.com/jp-policy/jp-policy/internal/launcher"
 
 // parseExecFast parses `jp-policy exec` arguments without kong
-// (execcore.ParseArgs, which jp-policy-exec shares); false leaves the
+// (launcher.ParseArgs); false leaves the
 // line to kong, the one source of help and error messages.
 func parseExecFast(args []string) (*ExecCmd, bool) {
-	a, ok := execcore.ParseArgs(args)
+	a, ok := launcher.ParseArgs(args)
 	if !ok {
 		return nil, false
 	}

@@ -3,19 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
-	// First among jp-policy's inits: the main goroutine's stack grows
-	// once, to 64 kB, instead of three times (internal/earlystack).
-	_ "github.com/jp-policy/jp-policy/internal/earlystack"
-	// The heap the command is about to use on one huge page
-	// (internal/earlyheap).
-	_ "github.com/jp-policy/jp-policy/internal/earlyheap"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
@@ -81,6 +78,19 @@ type CLI struct {
 	Learn     LearnCmd     `cmd:"" help:"Run a command observed and propose the least access it needs."`
 
 	Completion CompletionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Help       HelpCmd       `cmd:"" help:"Show the help of jp-policy or of a command (help check fs)."`
+}
+
+// HelpCmd is `jp-policy help [COMMAND...]`. parse turns the line into
+// `[COMMAND...] --help` before kong reads it, so Run is reached only if
+// that rewrite is bypassed.
+type HelpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to describe." placeholder:"COMMAND"`
+}
+
+// Run points at the help a rewritten line would have printed.
+func (h *HelpCmd) Run(g *Globals) error {
+	return fail(exitUsage, fmt.Errorf("run `jp-policy %s --help`", strings.Join(h.Command, " ")))
 }
 
 func main() {
@@ -126,6 +136,11 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 	bare := len(args) == 0
 	if bare {
 		args = []string{"--help"}
+	}
+	// `help [COMMAND...]` is `[COMMAND...] --help`, as in git and go: the
+	// same text kong prints, exit 0.
+	if args[0] == "help" {
+		args = append(slices.Clone(args[1:]), "--help")
 	}
 	// exec is on the path of every tool call: skip kong's reflection when
 	// the line is one the fast parser fully understands.
@@ -174,7 +189,7 @@ func parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (line parse
 		return line, code, true
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+		fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(err.Error()))
 		if args[0] == "exec" {
 			// exec's own failures must not look like the command's.
 			return line, exitRefused, true
@@ -203,10 +218,10 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if ee, ok := errors.AsType[*exitError](err); ok {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "jp-policy: %v\n", ee.Err)
+			fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(ee.Err.Error()))
 		}
 		return ee.Code
 	}
-	fmt.Fprintf(stderr, "jp-policy: %v\n", err)
+	fmt.Fprintf(stderr, "jp-policy: %s\n", termstyle.SafeLines(err.Error()))
 	return exitIntern
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/enforcetest"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
@@ -28,8 +27,7 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jp-policy":      func() { unsetForScript(); noUsernsForTest(); main() },
-		"jp-policy-exec": func() { unsetForScript(); noUsernsForTest(); execcore.Main(os.Args[1:]) },
+		"jp-policy": func() { unsetForScript(); noUsernsForTest(); main() },
 	})
 }
 

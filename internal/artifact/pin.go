@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"os"
@@ -28,10 +27,6 @@ var ErrTampered = execplan.ErrTampered
 
 // TamperError names the file that does not match.
 type TamperError = execplan.TamperError
-
-// Every binary that links this package hashes with crypto/sha256 (fast
-// on large files); jp-policy-exec keeps execplan's own (execplan.SetSum256).
-func init() { execplan.SetSum256(sha256.Sum256) }
 
 // SHA256Hex is the hex SHA-256 of data.
 func SHA256Hex(data []byte) string { return execplan.SHA256Hex(data) }
@@ -113,10 +108,4 @@ func (t *Tool) CheckManifest(plat platform.Platform, path string, data []byte) e
 		return &TamperError{Path: path, Reason: "does not match the hash recorded in policy.json"}
 	}
 	return nil
-}
-
-// VerifiedFile is where exec keeps, beside the pin, the stat identities
-// of input files it has hashed (execplan.VerifiedFile).
-func VerifiedFile(dataDir, root, artifactPath string) string {
-	return execplan.VerifiedFile(dataDir, root, artifactPath)
 }

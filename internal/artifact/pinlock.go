@@ -24,17 +24,30 @@ import (
 // cannot hold the lock file) it returns at once with a no-op: the lock
 // only removes false alarms, the pin check itself does not depend on it.
 func LockPin(dataDir, root, artifactPath string, exclusive bool) (unlock func()) {
+	unlock, _ = lockPin(dataDir, root, artifactPath, exclusive)
+	return unlock
+}
+
+// LockPinExclusive is LockPin for a writer that needs to know whether it
+// holds the lock: only a compile that does may remove what other
+// compiles left behind (a killed compile's staging directory), since no
+// other compile of this artifact can be running.
+func LockPinExclusive(dataDir, root, artifactPath string) (unlock func(), held bool) {
+	return lockPin(dataDir, root, artifactPath, true)
+}
+
+func lockPin(dataDir, root, artifactPath string, exclusive bool) (unlock func(), held bool) {
 	path := strings.TrimSuffix(execplan.PinFile(dataDir, root, artifactPath), ".json") + ".lock"
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return func() {}
+		return func() {}, false
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return func() {}
+		return func() {}, false
 	}
 	if !flock(f, exclusive) {
 		f.Close()
-		return func() {}
+		return func() {}, false
 	}
-	return func() { f.Close() } // closing the descriptor releases the lock
+	return func() { f.Close() }, true // closing the descriptor releases the lock
 }

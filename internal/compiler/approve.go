@@ -126,37 +126,51 @@ func approveExternal(opts *Options, root string, names []string,
 			// No .jp/.id: an approval could not be recorded, so asking
 			// would waste the answer. Say why and how to fix it instead.
 			noID := &approvals.NoIDError{Root: root}
-			w := dropWarning(d.RulePath, u, d.Previous, "the workspace has no .jp/.id, so no approval can be recorded")
+			w := dropWarning(d.RulePath, u, fmt.Sprintf("external rule %q of %s points at %s, which cannot be approved: the workspace has no .jp/.id to record it; the rule is dropped until it is", d.RulePath, toolList(u), u.target))
 			w.Help = noID.Fix() + ", then compile again"
 			warns = append(warns, w)
 		case approvals.Declined:
-			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, "you declined the target"))
+			warns = append(warns, dropWarning(d.RulePath, u, fmt.Sprintf("external rule %q of %s points at %s, which you declined; the rule is dropped until it is approved", d.RulePath, toolList(u), u.target)))
 		default:
-			reason := "its target is not approved"
+			// The wording lint uses for the same finding (JP106).
+			msg := lint.UnapprovedMessage(d.RulePath, u.tools(), u.target)
 			switch {
 			case d.Previous != "":
-				reason = fmt.Sprintf("its target changed from %s (retargeted)", d.Previous)
+				msg = lint.RetargetedMessage(d.RulePath, u.tools(), d.Previous, u.target)
 			case len(d.ApprovedIn) > 0:
-				reason = fmt.Sprintf("its target was approved only in %s (.jp/.id)", jpdirs.SharingWorkspacesText(d.ApprovedIn))
+				msg = lint.ApprovedElsewhereMessage(d.RulePath, u.tools(), u.target, jpdirs.SharingWorkspacesText(d.ApprovedIn))
 			}
-			warns = append(warns, dropWarning(d.RulePath, u, d.Previous, reason))
+			warns = append(warns, dropWarning(d.RulePath, u, msg))
 		}
 	}
 	return approved, warns, nil
 }
 
-func dropWarning(rp string, u *externalUse, prev, reason string) diag.Diagnostic {
-	tools := make([]string, len(u.grants))
-	for i, g := range u.grants {
-		tools[i] = g.Tool
-	}
+func dropWarning(rp string, u *externalUse, msg string) diag.Diagnostic {
 	return diag.Diagnostic{
 		Pos:      u.pos,
 		Severity: diag.Warning,
 		Rule:     "JP106", // lint's external-unapproved, at the same place
-		Message:  fmt.Sprintf("external rule %q -> %s dropped for %v: %s", rp, u.target, tools, reason),
-		Help:     fmt.Sprintf("if you trust this target, run `jp-policy approvals approve %s` (or compile on a terminal to be asked), then compile again", rp),
+		Message:  msg,
+		Help:     lint.UnapprovedHelp(rp) + " (or compile on a terminal to be asked), then compile again",
 	}
+}
+
+// tools names the tools whose rules use the path.
+func (u *externalUse) tools() []string {
+	tools := make([]string, len(u.grants))
+	for i, g := range u.grants {
+		tools[i] = g.Tool
+	}
+	return tools
+}
+
+func toolList(u *externalUse) string {
+	ts := u.tools()
+	if len(ts) == 1 {
+		return fmt.Sprintf("tool %q", ts[0])
+	}
+	return fmt.Sprintf("tools %q", ts)
 }
 
 // capsOf names the capabilities a written rule grants, through the

@@ -7,6 +7,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,6 +35,23 @@ type Options struct {
 	Now func() time.Time
 	// Generator is recorded in the artifact ("jp-policy 0.1.0").
 	Generator string
+	// Only, when set, limits a Build to these tools: the config is
+	// loaded and linted whole (a question about one tool still needs a
+	// config that compiles), but only these tools are bound and emitted,
+	// so one question about one tool costs what that tool costs, not
+	// the workspace (check, explain --tool). The result's Artifact holds
+	// only them and its digest covers only their inputs: it is never
+	// written (Compile and Rebuild ignore Only).
+	Only []string
+	// GrantsOnly, when set, stops a Build once every tool's grants are
+	// decided: no manifests, exec files or policy.json are built, which
+	// is most of a compile's cost. For diff, which compares grants only
+	// (Compile and Rebuild ignore it).
+	GrantsOnly bool
+	// Progress, when set, is told each stage of the compile as it starts
+	// ("checking", "binding", "writing") and, while writing, how many of
+	// the tools are done; compile on a terminal shows it as one line.
+	Progress func(stage string, done, total int)
 
 	prepareOut bool   // set by Compile and Rebuild: create OutDir before building
 	stream     bool   // set by Compile: write the files as they are emitted
@@ -49,6 +67,12 @@ func (o *Options) lookupEnv(key string) (string, bool) {
 		return v, v != ""
 	}
 	return os.LookupEnv(key)
+}
+
+func (o *Options) progress(stage string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(stage, done, total)
+	}
 }
 
 func (o *Options) getenv(key string) string {
@@ -113,6 +137,7 @@ func Build(opts Options) (_ *Result, err error) {
 		return nil, err
 	}
 	root := l.Root
+	opts.progress("checking", 0, len(l.Tools))
 	store, diags, err := approvals.Open(root, opts.ApprovalsFile, opts.getenv)
 	if err != nil {
 		return nil, err
@@ -147,11 +172,19 @@ func Build(opts Options) (_ *Result, err error) {
 		}
 		if opts.stream {
 			// Compile writes the new artifact into a stage inside it
-			// as it is emitted (see stage).
+			// as it is emitted (see stage), holding the pin's lock from
+			// here to the pin: a second compile of this artifact waits
+			// (see lockOut).
+			unlock, lerr := lockOut(&opts, root, out)
+			if lerr != nil {
+				return nil, lerr
+			}
 			st, serr := newStage(out)
 			if serr != nil {
+				unlock()
 				return nil, serr
 			}
+			st.unlock = unlock
 			disk.Forget(st.dir)
 			opts.stage = st
 			defer func() {
@@ -163,6 +196,10 @@ func Build(opts Options) (_ *Result, err error) {
 	}
 
 	names := localTools(l)
+	opts.progress("binding", 0, len(names))
+	if len(opts.Only) > 0 && !opts.prepareOut {
+		names = slices.DeleteFunc(names, func(n string) bool { return !slices.Contains(opts.Only, n) })
+	}
 	bound, bdiags, err := bindAll(disk, root, l, names)
 	if err != nil {
 		return nil, err
@@ -221,6 +258,10 @@ func Build(opts Options) (_ *Result, err error) {
 		// before the tools are emitted (a tenth of a 10,000-tool
 		// compile's memory).
 		res.Loaded = l
+	}
+	if opts.GrantsOnly && !opts.prepareOut {
+		res.Loaded = l
+		return res, nil
 	}
 	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 // emitter is one platform's manifest emitter: where its manifests go and
@@ -128,7 +129,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 	for i, name := range names {
 		<-done[i]
 		if results[i].err != nil {
-			err = fmt.Errorf("tool %s: %w", name, results[i].err)
+			err = fmt.Errorf("tool %s: %w", termstyle.Safe(name), results[i].err)
 			break
 		}
 		if err = sink(name, &results[i]); err != nil {
@@ -172,14 +173,10 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 		out.files = append(out.files, file{rel, bytes.Clone(data)})
 		return nil
 	}
-	var linux *landlock.Manifest
 	for _, em := range emitters {
-		data, clauses, built, err := em.build(et, enc)
+		data, clauses, _, err := em.build(et, enc)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
-		}
-		if m, ok := built.(*landlock.Manifest); ok {
-			linux = m
 		}
 		rel := path.Join(em.dir, name+em.ext)
 		if err := keep(rel, data); err != nil {
@@ -204,10 +201,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 	}
 	// The pin holds the hash of the tool's exec plan, which exec reads
 	// first; the plan holds the exec index file's hash.
-	plan, err := execPlan(p, name, linux, at.ManifestSHA256[platform.Linux], xsum)
-	if err != nil {
-		return emitted{err: err}
-	}
+	plan := execPlan(p, name, xsum)
 	if err := keep(execplan.PlanFile(name), plan); err != nil {
 		return emitted{err: err}
 	}

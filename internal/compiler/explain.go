@@ -10,7 +10,9 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -30,6 +32,23 @@ var Platforms = platform.All
 // platforms (explain --platform): what the compiled manifests enforce
 // there, whichever OS explain runs on.
 func ExplainPlatforms(w io.Writer, res *Result, name string, platforms []platform.Platform) error {
+	return ExplainWith(w, res, name, ExplainOptions{Platforms: platforms, Verbose: true})
+}
+
+// ExplainOptions choose how much explain shows.
+type ExplainOptions struct {
+	// Platforms are the platforms whose enforcement is shown.
+	Platforms []platform.Platform
+	// Verbose lists what the user did not write too: the rules
+	// jp-policy materialised (the minimal environment's variables) and
+	// every baseline clause that is fully enforced. Without it they are
+	// summarised in a line each, so a typical tool fits on a screen and
+	// leads with the user's own rules.
+	Verbose bool
+}
+
+// ExplainWith is Explain with options.
+func ExplainWith(w io.Writer, res *Result, name string, o ExplainOptions) error {
 	names, err := explainNames(res, name)
 	if err != nil {
 		return err
@@ -38,7 +57,7 @@ func ExplainPlatforms(w io.Writer, res *Result, name string, platforms []platfor
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		explainTool(w, res, n, res.Artifact.Tools[n], platforms)
+		explainTool(w, res, n, res.Artifact.Tools[n], o)
 	}
 	return nil
 }
@@ -60,12 +79,13 @@ func explainNames(res *Result, name string) ([]string, error) {
 	return names, nil
 }
 
-func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platforms []platform.Platform) {
+func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, o ExplainOptions) {
+	platforms := o.Platforms
 	state := "enabled"
 	if !t.Enabled {
 		state = "disabled"
 	}
-	fmt.Fprintf(w, "tool %s (source %s, %s)\n", name, t.Source, state)
+	fmt.Fprintf(w, "tool %s (source %s, %s)\n", termstyle.Safe(name), termstyle.Safe(t.Source), state)
 	if t.Defaulted {
 		fmt.Fprintln(w, "  no `access` config: RFD 075's default policy applies (workspace read-write, no network, minimal environment, any command)")
 	}
@@ -90,8 +110,9 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 		if path == "" {
 			path = "."
 		}
+		path = termstyle.Safe(path)
 		if r.External && r.ApprovedTarget != nil {
-			path += " -> " + *r.ApprovedTarget + " (external, approved)"
+			path += " -> " + termstyle.Safe(*r.ApprovedTarget) + " (external, approved)"
 		}
 		fmt.Fprintf(w, "    [%d] %-28s %-34s %s\n", i, path, capList(r), origin("fs", i, ""))
 	}
@@ -109,7 +130,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 		if r.Allow {
 			verdict = "allow"
 		}
-		fmt.Fprintf(w, "    [%d] %-5s %-48s %s\n", i, verdict, netTarget(r), origin("net", i, ""))
+		fmt.Fprintf(w, "    [%d] %-5s %-48s %s\n", i, verdict, termstyle.Safe(netTarget(r)), origin("net", i, ""))
 	}
 
 	fmt.Fprintln(w, "\n  environment (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ... always pass unless a rule denies them):")
@@ -118,14 +139,23 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 		written = written || o.Kind == "env"
 	}
 	if !written {
-		fmt.Fprintf(w, "    (no rules) the compiled policy %s:\n", lint.EnforcedWhenEmpty("env"))
+		fmt.Fprintf(w, "    (no rules) the compiled policy %s", lint.EnforcedWhenEmpty("env"))
+		if !o.Verbose {
+			// The variables are jp-policy's, not the user's: one line.
+			fmt.Fprintf(w, " (%d rules; --verbose lists them)\n", len(t.Access.Env))
+		} else {
+			fmt.Fprintln(w, ":")
+		}
 	}
 	for i, r := range t.Access.Env {
+		if !written && !o.Verbose {
+			break
+		}
 		verdict := "deny"
 		if r.Read {
 			verdict = "pass"
 		}
-		fmt.Fprintf(w, "    [%d] %-5s %-30s %s\n", i, verdict, r.Name, origin("env", i, ""))
+		fmt.Fprintf(w, "    [%d] %-5s %-30s %s\n", i, verdict, termstyle.Safe(r.Name), origin("env", i, ""))
 	}
 
 	fmt.Fprintln(w, "\n  commands:")
@@ -143,11 +173,11 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 			if c.Args != nil {
 				var alts []string
 				for _, a := range c.Args {
-					alts = append(alts, strings.Join(a, " "))
+					alts = append(alts, termstyle.Safe(strings.Join(a, " ")))
 				}
 				args = "arguments exactly (a final ** matches any rest): " + strings.Join(alts, " | ")
 			}
-			fmt.Fprintf(w, "    %-12s %s   %s\n", p, args, origin("commands", 0, p))
+			fmt.Fprintf(w, "    %-12s %s   %s\n", termstyle.Safe(p), args, origin("commands", 0, p))
 		}
 	}
 
@@ -164,7 +194,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 			if r.Delete {
 				caps = append(caps, "delete")
 			}
-			fmt.Fprintf(w, "    [%d] %-36s %-30s apply=%s  %s\n", i, r.Path, strings.Join(caps, ", "), r.Apply, origin("config", i, ""))
+			fmt.Fprintf(w, "    [%d] %-36s %-30s apply=%s  %s\n", i, termstyle.Safe(r.Path), strings.Join(caps, ", "), r.Apply, origin("config", i, ""))
 		}
 	}
 
@@ -172,8 +202,14 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 	for _, plat := range platforms {
 		clauses := res.Clauses[name][plat]
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
+		hidden := 0
 		for _, c := range clauses {
-			line := fmt.Sprintf("      %-26s %-11s %s", c.ID, c.Status, c.What)
+			if !o.Verbose && !userClause(c.ID) && c.Status == emit.Enforced {
+				// What every tool gets, fully enforced: counted below.
+				hidden++
+				continue
+			}
+			line := fmt.Sprintf("      %-26s %-11s %s", termstyle.Safe(c.ID), c.Status, termstyle.Safe(c.What))
 			if c.How != "" {
 				line += " — " + c.How
 			}
@@ -182,13 +218,30 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, platfo
 			}
 			fmt.Fprintln(w, line)
 		}
+		if hidden > 0 {
+			fmt.Fprintf(w, "      and %d protections every tool gets (system libraries, seccomp, capabilities, scopes, protected paths), all enforced; --verbose lists them\n", hidden)
+		}
 	}
 	if len(t.Warnings) > 0 {
 		fmt.Fprintln(w, "\n  warnings:")
 		for _, d := range t.Warnings {
-			fmt.Fprintf(w, "    %s\n", d.String())
+			fmt.Fprintf(w, "    %s\n", termstyle.Safe(d.String()))
 		}
 	}
+}
+
+// userClause reports whether a clause ID is one of the policy's own
+// types (fs, net, env, commands, config), which explain always shows;
+// the rest is what jp-policy adds to every tool.
+func userClause(id string) bool {
+	kind, _, _ := strings.Cut(id, ".")
+	kind, _, _ = strings.Cut(kind, "[")
+	switch kind {
+	case "fs", "net", "env", "commands", "config",
+		"ns": // the namespaces' masks, read-only and protected binds follow from the rules
+		return true
+	}
+	return false
 }
 
 func capList(r policy.FsRule) string {

@@ -10,6 +10,8 @@ import (
 // ToolPolicy compiles the workspace in memory and returns one tool's
 // access policy, as `check` and `explain` need it. Nothing is written.
 func ToolPolicy(opts Options, name string) (*Result, *policy.AccessPolicy, error) {
+	opts.Only = []string{name}
+	opts.GrantsOnly = true // check reads the access policy, never the manifests
 	res, err := Build(opts)
 	if err != nil {
 		return nil, nil, err
@@ -52,11 +54,8 @@ func (r *Result) checkTool(name string) error {
 		}
 		return &UnknownToolError{Name: name, Source: src}
 	}
-	names := make([]string, 0, len(r.Artifact.Tools))
-	for n := range r.Artifact.Tools {
-		names = append(names, n)
-	}
-	return &UnknownToolError{Name: name, Similar: suggest.Closest(name, names)}
+	// Every local tool, not only the compiled ones (Options.Only).
+	return &UnknownToolError{Name: name, Similar: suggest.Closest(name, localTools(r.Loaded))}
 }
 
 // AccessJSON renders one tool's compiled access object exactly as a JP

@@ -223,19 +223,29 @@ func writePinned(opts *Options, res *Result, reviewed *artifact.Policy) (string,
 		res.discard()
 		return out, err
 	}
-	// One compile at a time per pin, from staging to pinning: a reader
-	// that finds new files with old hashes looks again under this lock
-	// (artifact.LockPin).
-	defer artifact.LockPin(dataDir, res.Root, ap, true)()
 	if res.stage == nil {
-		// Built in memory (Rebuild): stage its files now.
-		if res.stage, err = stageFiles(out, res.Files); err != nil {
+		// Built in memory (Rebuild): lock and stage its files now.
+		unlock, err := lockOut(opts, res.Root, out)
+		if err != nil {
 			return out, err
 		}
+		if res.stage, err = stageFiles(out, res.Files); err != nil {
+			unlock()
+			return out, err
+		}
+		res.stage.unlock = unlock
 	}
-	removed, err := res.stage.commit()
+	// One compile at a time per pin, from staging to pinning (Build took
+	// the lock for a streamed compile): a reader that finds new files
+	// with old hashes looks again under this lock (artifact.LockPin).
+	unlock := res.stage.unlock
+	res.stage.unlock = nil
+	defer unlock()
+	st := res.stage
 	res.stage = nil
+	removed, err := st.commit()
 	if err != nil {
+		st.discard() // not in place: the previous artifact and pin stay
 		return out, err
 	}
 	// The previous artifact is removed while the pin is written.

@@ -64,8 +64,8 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 					// tool's own page in explain says it too.
 					notes = append(notes, diag.Diagnostic{
 						Pos: keyPos(br.Src.Pos, br.Src.Keys, "path"), Severity: diag.Warning, Rule: "JP106",
-						Message: fmt.Sprintf("external rule %q dropped: its target %s is not approved", br.Bound.Lexical, br.Bound.Abs),
-						Help:    fmt.Sprintf("run `jp-policy approvals approve %s`, then compile again", br.Bound.Lexical),
+						Message: lint.UnapprovedMessage(br.Bound.Lexical, []string{t.Name}, br.Bound.Abs),
+						Help:    lint.UnapprovedHelp(br.Bound.Lexical) + ", then compile again",
 					})
 					continue
 				}

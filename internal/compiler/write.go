@@ -16,9 +16,11 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 func defaultOutDir(root string) string {
@@ -185,7 +187,13 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 	if err != nil {
 		return err
 	}
+	written := 0
+	opts.progress("writing", 0, len(names))
 	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+		written++
+		if written%64 == 0 || written == len(names) {
+			opts.progress("writing", written, len(names))
+		}
 		grants.Tool(name, e.grants)
 		for _, f := range e.files {
 			res.Files[f.rel] = f.data
@@ -229,6 +237,47 @@ type stage struct {
 	dir    string
 	policy *os.File
 	fs     *stageFS // the artifact directories, previous and staged
+	unlock func()   // releases the pin's lock (lockOut); nil once released
+}
+
+// stagePrefix names a stage inside the output directory; a stage moved
+// beside it for the swap is named "." + base(out) + base(stage).
+const stagePrefix = ".compile-"
+
+// lockOut takes the exclusive lock of the pin of the artifact opts
+// writes in out, waiting for any other compile of it to finish. Holding
+// it, no other compile of this artifact is running, so the stages a
+// killed compile left behind are removed here. Where there is no lock
+// (artifact.LockPinExclusive) nothing is removed: another compile may be
+// using them.
+func lockOut(opts *Options, root, out string) (unlock func(), err error) {
+	dataDir, err := jpdirs.UserDataDir(opts.getenv)
+	if err != nil {
+		return nil, fmt.Errorf("cannot pin the artifact: %w", err)
+	}
+	ap, err := artifactPath(opts, root)
+	if err != nil {
+		return nil, err
+	}
+	unlock, held := artifact.LockPinExclusive(dataDir, root, ap)
+	if held {
+		sweepStages(out)
+	}
+	return unlock, nil
+}
+
+// sweepStages removes the stages of compiles that were killed: inside
+// out, and moved beside it for the swap.
+func sweepStages(out string) {
+	for _, pattern := range []string{
+		filepath.Join(out, stagePrefix+"*"),
+		filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+stagePrefix+"*"),
+	} {
+		leftovers, _ := filepath.Glob(pattern)
+		for _, d := range leftovers {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // artifactDirs are the directories of an artifact.
@@ -238,11 +287,11 @@ func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(out, ".compile-")
+	st, err := live.create(out)
 	if err != nil {
 		return nil, err
 	}
-	st := &stage{out: out, dir: dir}
+	dir := st.dir
 	for _, d := range artifactDirs {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			st.discard()
@@ -304,7 +353,8 @@ func stageDir(d string) bool {
 	return false
 }
 
-// discard removes the stage (a failed or refused compile).
+// discard removes the stage (a failed or refused compile) and releases
+// the lock.
 func (st *stage) discard() {
 	if st.policy != nil {
 		st.policy.Close()
@@ -312,7 +362,75 @@ func (st *stage) discard() {
 	if st.fs != nil {
 		st.fs.close()
 	}
+	live.remove(st)
 	os.RemoveAll(st.dir)
+	if st.unlock != nil {
+		st.unlock()
+		st.unlock = nil
+	}
+}
+
+// live is the stages this process is writing, for DiscardStages.
+var live = liveStages{m: map[*stage]string{}}
+
+type liveStages struct {
+	mu sync.Mutex
+	m  map[*stage]string // stage -> its directory now
+}
+
+// create makes a stage directory in out and records it in one step, so
+// an interruption finds it recorded whenever it exists.
+func (l *liveStages) create(out string) (*stage, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	dir, err := os.MkdirTemp(out, stagePrefix)
+	if err != nil {
+		return nil, err
+	}
+	st := &stage{out: out, dir: dir}
+	l.m[st] = dir
+	return st, nil
+}
+
+func (l *liveStages) remove(st *stage) {
+	l.mu.Lock()
+	delete(l.m, st)
+	l.mu.Unlock()
+}
+
+// move renames the stage's directory to dir, atomically for
+// DiscardStages, which finds it under one name or the other.
+func (l *liveStages) move(st *stage, dir string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := os.Rename(st.dir, dir); err != nil {
+		return err
+	}
+	st.dir = dir
+	l.m[st] = dir
+	return nil
+}
+
+// DiscardStages removes the staging directories of the compiles in
+// progress in this process, for a process about to exit on a signal: a
+// stage that was not put in place yet is dropped (the previous artifact
+// and pin stay), one already swapped holds the previous artifact, which
+// is garbage. Stages stay locked afterwards so none is moved again
+// before the process exits. A compile killed outright (SIGKILL) leaves
+// its stage to the next compile, which removes it (lockOut).
+func DiscardStages() {
+	live.mu.Lock()
+	for _, dir := range live.m {
+		// The emit workers may still be creating files in it, which
+		// can make one pass fail on a directory that is no longer
+		// empty; once a directory is gone nothing can be created in
+		// it, so a few passes finish.
+		for range 10 {
+			if os.RemoveAll(dir) == nil {
+				break
+			}
+		}
+	}
 }
 
 // commit makes the stage durable and puts it in place of the output
@@ -339,20 +457,60 @@ func (st *stage) commit() (wait func() error, err error) {
 	// Out of the output directory, beside it, then exchanged with it.
 	parent := filepath.Dir(st.out)
 	side := filepath.Join(parent, "."+filepath.Base(st.out)+filepath.Base(st.dir))
-	if err := os.Rename(st.dir, side); err != nil {
-		return nil, err
+	if err := live.move(st, side); err != nil {
+		if !errors.Is(err, syscall.EXDEV) && !errors.Is(err, syscall.EBUSY) {
+			return nil, err
+		}
+		// The output directory is a mount point (a tmpfs, a CI or
+		// container volume): it cannot be moved, so its entries are
+		// replaced one by one from the stage inside it.
+		if err := swapEntries(st.dir, st.out); err != nil {
+			return nil, fmt.Errorf("replacing the files in %s: %w", st.out, err)
+		}
+		syncDir(st.out)
+	} else {
+		if err := swapDirs(side, st.out); err != nil {
+			return nil, fmt.Errorf("replacing %s: %w", st.out, err)
+		}
+		syncDir(parent)
 	}
-	st.dir = side
-	if err := swapDirs(side, st.out); err != nil {
-		return nil, fmt.Errorf("replacing %s: %w", st.out, err)
-	}
-	syncDir(parent)
-	// side now holds the previous artifact.
+	// The stage now holds the previous artifact.
+	old := st.dir
 	done := make(chan error, 1)
-	go func() { done <- removeTree(side) }()
+	go func() {
+		err := removeTree(old)
+		live.remove(st)
+		done <- err
+	}()
 	return func() error {
 		return <-done
 	}, nil
+}
+
+// swapEntries puts the artifact staged in stage, a directory inside out,
+// in place of the artifact in out, entry by entry: each directory is
+// exchanged, then .gitignore and policy.json are renamed over theirs,
+// policy.json last. A reader can find a mixture in between, which the
+// pin check refuses and the reader looks again under the pin's lock, held
+// by this compile until the new pin is written. The previous entries end
+// in stage.
+func swapEntries(stage, out string) error {
+	for i, d := range artifactDirs {
+		if err := swapDirs(filepath.Join(stage, d), filepath.Join(out, d)); err != nil {
+			// Put back what was exchanged: the previous artifact stays
+			// whole.
+			for _, back := range artifactDirs[:i] {
+				swapDirs(filepath.Join(stage, back), filepath.Join(out, back))
+			}
+			return err
+		}
+	}
+	for _, f := range []string{".gitignore", artifact.FileName} {
+		if err := os.Rename(filepath.Join(stage, f), filepath.Join(out, f)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // removeTree removes a previous artifact: its directories in parallel

@@ -1,6 +1,7 @@
 package execplan
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -83,7 +84,7 @@ const EnvConfigPrefix = "JP_CFG_"
 // config root: JP assigns a JSON object in it member by member, so
 // JP_CFG_=':{"conversation": {"tools": ...}}' reaches any tool. The loader records every such variable that
 // is set (internal/config); exec treats one it finds set but unrecorded
-// as a change (execcore.VerifyCurrent), so a narrowing given only in the
+// as a change (launcher.VerifyCurrent), so a narrowing given only in the
 // environment at run time is never silently dropped. Deliberately wider
 // than what the loader applies (a tool's style key under
 // conversation.tools is recorded too): a spurious "stale" costs a
@@ -104,7 +105,7 @@ func HashEnv(value string) string { return SHA256Hex([]byte(value)) }
 
 // SHA256Hex is the hex SHA-256 of data.
 func SHA256Hex(data []byte) string {
-	sum := sum256(data)
+	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"path/filepath"
-	"strings"
 )
 
 // ErrTampered is returned (wrapped) when an artifact or manifest does not
@@ -110,11 +109,4 @@ func (pin *Pin) Check(root, artifactPath string) error {
 		return &TamperError{Path: artifactPath, Reason: fmt.Sprintf("was pinned at %s", pin.Artifact)}
 	}
 	return nil
-}
-
-// VerifiedFile is where exec keeps, beside the pin, the stat identities of
-// input files it has hashed (see launcher's verify cache): a file in the
-// user's data directory, like the pin, so a sandboxed tool cannot write it.
-func VerifiedFile(dataDir, root, artifactPath string) string {
-	return strings.TrimSuffix(PinFile(dataDir, root, artifactPath), ".json") + ".verified"
 }

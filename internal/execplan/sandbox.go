@@ -1,92 +1,55 @@
 package execplan
 
 import (
+	"encoding/json"
 	"errors"
-	"strings"
-
-	"github.com/jp-policy/jp-policy/internal/wire"
 
 	"golang.org/x/net/bpf"
 )
 
 // Sandbox is a run's Linux sandbox with every decision taken: the Landlock
-// ruleset as kernel bits and the seccomp program. The fast path builds it
-// from the plan; the namespaced path builds it in the parent and hands it
-// to stage 2 (nsroot.Spec.Extra, EncodeSandbox), which applies it on the
-// thread that execs the command, so stage 2 decodes a few hundred bytes
-// without reflection instead of re-deriving a manifest.
+// ruleset as kernel bits and the seccomp program. The fast path applies
+// it on the thread that execs; the namespaced path builds it in the
+// parent and hands it to stage 2 (nsroot.Spec.Extra, EncodeSandbox),
+// which applies it the same way inside the new root.
 type Sandbox struct {
-	ABI int
+	ABI int `json:"abi"`
 	// HandledFS are the filesystem rights the ruleset handles (the
 	// kernel's, for its ABI): everything not granted below is denied.
-	HandledFS uint64
+	HandledFS uint64 `json:"handled_fs"`
 	// Baseline paths are followed through symlinks (/bin on merged-/usr
 	// systems); FS paths must contain none (compiled canonical).
-	Baseline []Rule
-	FS       []Rule
+	Baseline []Rule `json:"baseline"`
+	FS       []Rule `json:"fs"`
 	// HandledNet is 0 when TCP is not restricted.
-	HandledNet uint64
-	ConnectTCP []uint16
-	BindTCP    []uint16
-	Scoped     uint64
+	HandledNet uint64   `json:"handled_net"`
+	ConnectTCP []uint16 `json:"connect_tcp"`
+	BindTCP    []uint16 `json:"bind_tcp"`
+	Scoped     uint64   `json:"scoped"`
 	// Filter is the seccomp program; nil only under --best-effort on a
 	// kernel that cannot filter.
-	Filter []bpf.RawInstruction
+	Filter []bpf.RawInstruction `json:"filter"`
 }
-
-// sandboxMagic starts an encoded Sandbox; the digit is its format. Both
-// ends are the same jp-policy build (jp-policy and jp-policy-exec are
-// installed together), so there is no versioning beyond it.
-const sandboxMagic = "jp-policy sandbox 1\n"
 
 // ErrSandboxSyntax is bytes EncodeSandbox did not write.
 var ErrSandboxSyntax = errors.New("not a sandbox this jp-policy encoded")
 
-// EncodeSandbox renders s in the plan file's encoding (uvarint numbers,
-// length-prefixed strings, 0/1 flags, in field order).
+// EncodeSandbox renders s as JSON. Both ends are the same jp-policy
+// binary (stage 2 is a re-exec of it), so there is no versioning.
 func EncodeSandbox(s *Sandbox) []byte {
-	var e encoder
-	e.B = append(e.B, sandboxMagic...)
-	e.Num(uint64(s.ABI))
-	e.Num(s.HandledFS)
-	e.rules(s.Baseline)
-	e.rules(s.FS)
-	e.Num(s.HandledNet)
-	e.ports(s.ConnectTCP)
-	e.ports(s.BindTCP)
-	e.Num(s.Scoped)
-	// A nil program (no filter under --best-effort) and an empty one
-	// are different answers: the flag keeps them apart.
-	e.Flag(s.Filter != nil)
-	e.filter(s.Filter)
-	return e.B
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // numbers, strings and slices always marshal
+	}
+	return b
 }
 
-// DecodeSandbox reads what EncodeSandbox wrote; anything else (a
-// truncated, padded or forged encoding) is ErrSandboxSyntax.
+// DecodeSandbox reads what EncodeSandbox wrote; anything else (unknown
+// fields, trailing data, not JSON) is ErrSandboxSyntax.
 func DecodeSandbox(b []byte) (*Sandbox, error) {
-	rest, ok := strings.CutPrefix(string(b), sandboxMagic)
-	if !ok {
+	var s Sandbox
+	if err := strictJSON(b, &s); err != nil {
 		return nil, ErrSandboxSyntax
 	}
-	d := decoder{wire.NewDecoder(rest)}
-	s := &Sandbox{ABI: int(d.small()), HandledFS: d.Num()}
-	s.Baseline = d.rules()
-	s.FS = d.rules()
-	s.HandledNet = d.Num()
-	s.ConnectTCP = d.ports()
-	s.BindTCP = d.ports()
-	s.Scoped = d.Num()
-	if hasFilter, prog := d.Flag(), d.filter(); hasFilter {
-		s.Filter = prog
-		if s.Filter == nil {
-			s.Filter = []bpf.RawInstruction{}
-		}
-	} else if prog != nil {
-		d.Fail()
-	}
-	if !d.Done() {
-		return nil, ErrSandboxSyntax
-	}
-	return s, nil
+	return &s, nil
 }

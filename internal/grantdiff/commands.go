@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"reflect"
 	"sort"
 	"strings"
@@ -43,7 +44,7 @@ func commandGains(a, b map[string]policy.CommandRule) []Item {
 		br := b[prog]
 		ar, ok := a[prog]
 		if !ok {
-			out = append(out, Item{What: "run " + prog + " with", On: []string{describeArgs(br.Args)}})
+			out = append(out, Item{What: "run " + termstyle.Inline(prog) + " with", On: []string{describeArgs(br.Args)}})
 			continue
 		}
 		var newArgs []string
@@ -57,7 +58,7 @@ func commandGains(a, b map[string]policy.CommandRule) []Item {
 			}
 		}
 		if len(newArgs) > 0 {
-			out = append(out, Item{What: "run " + prog + " with", On: newArgs})
+			out = append(out, Item{What: "run " + termstyle.Inline(prog) + " with", On: newArgs})
 		}
 		if ar.Envs != nil {
 			var extra []string
@@ -71,7 +72,7 @@ func commandGains(a, b map[string]policy.CommandRule) []Item {
 				}
 			}
 			if len(extra) > 0 {
-				out = append(out, Item{What: "let " + prog + " see", On: extra})
+				out = append(out, Item{What: "let " + termstyle.Inline(prog) + " see", On: extra})
 			}
 		}
 	}
@@ -113,7 +114,11 @@ func argsString(p []string) string {
 	if len(p) == 0 {
 		return "no arguments"
 	}
-	return "[" + strings.Join(p, " ") + "]"
+	q := make([]string, len(p))
+	for i, a := range p {
+		q[i] = termstyle.Inline(a)
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }
 
 func describeArgs(args [][]string) string {
@@ -139,7 +144,7 @@ func describeCommands(m map[string]policy.CommandRule) string {
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range keys(m) {
-		parts = append(parts, k+" ("+describeArgs(m[k].Args)+")")
+		parts = append(parts, termstyle.Inline(k)+" ("+describeArgs(m[k].Args)+")")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"reflect"
 	"strings"
 
@@ -134,7 +135,7 @@ func describeConfig(rules []policy.ConfigRule) string {
 		if r.EffectiveApply() == policy.ApplyUnattended {
 			what += " (unattended)"
 		}
-		parts = append(parts, what+" on `"+r.Path+"`")
+		parts = append(parts, what+" on "+termstyle.Code(r.Path))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -2,6 +2,7 @@ package grantdiff
 
 import (
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"os"
 	"slices"
 	"sort"
@@ -62,7 +63,11 @@ func (it Item) String() string {
 		s = it.What + " on " + quoteAll(it.On)
 	}
 	if len(it.Including) > 0 {
-		s += " (including " + strings.Join(it.Including, ", ") + ")"
+		inc := make([]string, len(it.Including))
+		for i, p := range it.Including {
+			inc[i] = termstyle.Inline(p) // a region of a rule path: from config
+		}
+		s += " (including " + strings.Join(inc, ", ") + ")"
 	}
 	return s
 }
@@ -310,7 +315,7 @@ func contains(xs []string, x string) bool {
 func quoteAll(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {
-		q[i] = "`" + x + "`"
+		q[i] = termstyle.Code(x)
 	}
 	return strings.Join(q, ", ")
 }

@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"reflect"
 	"slices"
 	"sort"
@@ -134,6 +135,12 @@ func describeEnv(rules []policy.EnvRule) string {
 	}
 	if reflect.DeepEqual(allow, policy.MinimalEnv) && len(deny) == 0 {
 		return "the minimal set"
+	}
+	for i, n := range allow {
+		allow[i] = termstyle.Inline(n)
+	}
+	for i, n := range deny {
+		deny[i] = termstyle.Inline(n)
 	}
 	s := "read " + strings.Join(allow, ", ")
 	if len(allow) == 0 {

@@ -3,6 +3,7 @@ package grantdiff
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"io"
 	"strings"
 )
@@ -64,7 +65,7 @@ func items(its []Item) string {
 func (d *Diff) Text() string {
 	var b strings.Builder
 	for _, c := range d.Changes {
-		fmt.Fprintf(&b, "%s: %s: %s → %s\n", c.Tool, c.Clause, c.Before, c.After)
+		fmt.Fprintf(&b, "%s: %s: %s → %s\n", termstyle.Safe(c.Tool), c.Clause, c.Before, c.After)
 		if len(c.Gained) > 0 {
 			fmt.Fprintf(&b, "  widened: now also %s\n", items(c.Gained))
 		}
@@ -86,7 +87,11 @@ func (d *Diff) Summary() string {
 	case len(widened) == 0:
 		return fmt.Sprintf("%d tool(s) changed, none widened", len(changed))
 	}
-	return fmt.Sprintf("%d tool(s) changed, %d widened: %s", len(changed), len(widened), strings.Join(widened, ", "))
+	safe := make([]string, len(widened))
+	for i, n := range widened {
+		safe[i] = termstyle.Safe(n)
+	}
+	return fmt.Sprintf("%d tool(s) changed, %d widened: %s", len(changed), len(widened), strings.Join(safe, ", "))
 }
 
 // Markdown is the diff for a pull request comment or a CI job summary.
@@ -107,7 +112,7 @@ func (d *Diff) Markdown() string {
 	for _, c := range d.Changes {
 		if c.Tool != tool {
 			tool = c.Tool
-			fmt.Fprintf(&b, "\n### `%s`\n\n", mdEscape(tool))
+			fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(termstyle.Code(tool)))
 		}
 		fmt.Fprintf(&b, "- **%s** (%s): %s → %s\n", c.Clause, c.Effect(), mdEscape(c.Before), mdEscape(c.After))
 		if len(c.Gained) > 0 {
@@ -122,7 +127,8 @@ func (d *Diff) Markdown() string {
 
 // mdEscape keeps text that came from config (paths, hosts) from being
 // read as markup: HTML-ish brackets and pipes are escaped; backticks the
-// diff itself wrote stay.
+// diff itself wrote stay (every value from config is in a code span
+// already, termstyle.Code, which escapes its backticks and line breaks).
 func mdEscape(s string) string {
 	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|").Replace(s)
 }

@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"reflect"
 	"sort"
 	"strings"
@@ -246,7 +247,7 @@ func describeFS(rules []policy.FsRule) string {
 		if what == "" {
 			what = "nothing"
 		}
-		p := what + " on `" + display(k) + "`"
+		p := what + " on " + termstyle.Code(display(k))
 		if r.External {
 			t := "unapproved"
 			if r.ApprovedTarget != nil {

@@ -1,6 +1,7 @@
 package grantdiff
 
 import (
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"reflect"
 	"sort"
 	"strconv"
@@ -261,7 +262,7 @@ func describeNet(rules []policy.NetRule) string {
 		if r.Allow {
 			verb = "allow"
 		}
-		parts = append(parts, verb+" `"+policy.DescribeNetRule(r)+"`")
+		parts = append(parts, verb+" "+termstyle.Code(policy.DescribeNetRule(r)))
 	}
 	return strings.Join(parts, "; ")
 }

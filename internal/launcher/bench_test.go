@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
@@ -55,7 +54,7 @@ func BenchmarkPrepare(b *testing.B) {
 
 // BenchmarkFilterEnv is the environment decision alone.
 func BenchmarkFilterEnv(b *testing.B) {
-	env := emit.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
+	env := Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
 	var environ []string
 	for i := range 60 {
 		environ = append(environ, fmt.Sprintf("VAR_%d=value", i))
@@ -158,32 +157,23 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 
 // BenchmarkPrepareTools is exec's in-process work (pin lookup, exec file
 // read and verify, input staleness, manifest read, plan) for one tool in
-// a workspace of 1 and of 10,000 tools: the two must cost the same.
-// "hashing" re-hashes the config layer on every run (the verify cache
-// is off, as on the first exec after a compile); "cached" is every later
-// exec.
+// a workspace of 1 and of 10,000 tools (every input hashed on every
+// run).
 func BenchmarkPrepareTools(b *testing.B) {
 	if runtime.GOOS == "windows" {
 		b.Skip("needs a POSIX sh on PATH")
 	}
-	b.Cleanup(execcore.SetSettleTime(0))
 	for _, n := range []int{1, 10000} {
 		ws, data := writeToolsWorkspace(b, testManifest(), n)
 		o := Options{Workspace: ws, Tool: "t", Argv: []string{"sh", "-c", "true"}, Environ: []string{"PATH=" + os.Getenv("PATH")}, Platform: "linux", ABI: 7}
-		for _, mode := range []string{"hashing", "cached"} {
-			b.Run(fmt.Sprintf("tools=%d/%s", n, mode), func(b *testing.B) {
-				b.Setenv("JP_USER_DATA_DIR", data)
-				execcore.SetSettleTime(0)
-				if mode == "hashing" {
-					execcore.SetSettleTime(1 << 62) // nothing ever settles: no cache
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			b.Setenv("JP_USER_DATA_DIR", data)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Prepare(&o); err != nil {
+					b.Fatal(err)
 				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := Prepare(&o); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
+			}
+		})
 	}
 }

@@ -1,18 +1,27 @@
-// Package launcher owns `jp-policy exec`: it reads one tool's compiled
-// manifest (refusing a stale artifact), decides the child's environment
-// and whether the command is allowed, works out which policy clauses this
-// kernel can enforce, and then replaces itself with the command under the
-// platform sandbox — Landlock + no_new_privs on Linux (plus exact masks
-// of narrowed paths in a private mount namespace when privileged),
-// sandbox-exec on macOS, a job object on Windows.
+// Package launcher is `jp-policy exec`: one path, in order, for every run.
 //
-// Everything up to the final exec is pure and platform-neutral (Prepare,
-// Plan, the dry-run report, the argv/attribute builders for macOS and
-// Windows), so it is tested on any OS; only the last step is per-platform.
+//  1. Load: find the workspace root, read the pin (outside the workspace)
+//     and, through the hash chain it starts, the tool's exec plan, exec
+//     file and manifest (Prepare, load.go).
+//  2. Verify: every staleness input unchanged, no `.jp.*` layer added or
+//     lost (VerifyCurrent); a stale artifact is rebuilt and run only when
+//     it widens nothing (recompile.go), else refused.
+//  3. Decide, once (Prepare): the program and whether the tool's commands
+//     allow it (CheckCommand), the child's environment (FilterEnv), the
+//     clauses this kernel cannot enforce (refused unless --best-effort),
+//     fast or namespaced path. --dry-run renders this decision and stops.
+//  4. Build the sandbox: the Landlock ruleset as kernel bits (sandboxFor,
+//     buildRuleset: one builder for both paths), the seccomp program, the
+//     private TMPDIR (with its bounded sweep).
+//  5. Start: the fast path restricts the one OS thread that execs
+//     (Landlock, no_new_privs, capabilities, seccomp: ExecLocked) and
+//     replaces the launcher with the command; the namespaced path starts
+//     nsroot's stage 2, a re-exec of this binary, which applies the same
+//     sandbox on its exec thread (RestrictThread, stage2_linux.go).
+//  6. Wait and report: afterExit, the one place for what happens once the
+//     command is over (the namespaced path's status, a failed execve's
+//     hint).
 //
-// The exec path is kept lean on purpose: it decodes only the parts of
-// policy.json it needs, never loads config layers or schemas, and on
-// Linux restricts only the locked OS thread that calls execve (a Landlock
-// domain and no_new_privs belong to the thread and survive execve), so it
-// costs a handful of syscalls rather than a walk over every runtime thread.
+// Every step refuses the run on any error. macOS (sandbox-exec) and
+// Windows (a job object) share steps 1 to 3.
 package launcher

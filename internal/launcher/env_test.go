@@ -4,8 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
-
 	"github.com/jp-policy/jp-policy/policy"
 )
 
@@ -27,48 +25,48 @@ func TestFilterEnv(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		env  emit.Env
+		env  Env
 		cmd  *policy.CommandRule
 		want []string
 	}{
 		{
 			name: "minimal only",
-			env:  emit.Env{Minimal: minimal},
+			env:  Env{Minimal: minimal},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "rules: longest literal wins, exact beats prefix at equal length",
-			env:  emit.Env{Minimal: minimal, Rules: rules},
+			env:  Env{Minimal: minimal, Rules: rules},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"GITHUB_TOKEN=t", "AWS_REGION=eu", "AWS_TOKEN=a", "EMPTY="},
 		},
 		{
 			name: "an explicit deny removes a minimal variable",
-			env:  emit.Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
+			env:  Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
 			want: []string{"PATH=/usr/bin", "USER=me", "LANG=C.UTF-8"},
 		},
 		{
 			name: "command envs narrow the granted variables, not the minimal set",
-			env:  emit.Env{Minimal: minimal, Rules: rules},
+			env:  Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{"AWS_*"}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"AWS_REGION=eu", "AWS_TOKEN=a"},
 		},
 		{
 			name: "empty command envs forward no granted variable",
-			env:  emit.Env{Minimal: minimal, Rules: rules},
+			env:  Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "nil command envs do not narrow",
-			env:  emit.Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
+			env:  Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
 			cmd:  &policy.CommandRule{},
 			want: []string{"PATH=/usr/bin", "SECRET=x"},
 		},
 		{
 			name: "nothing allowed",
-			env:  emit.Env{},
+			env:  Env{},
 			want: []string{},
 		},
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/suggest"
@@ -92,10 +91,3 @@ func (e *ABITooLowError) Error() string {
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
-
-// Errors of the exec path shared with jp-policy-exec (package execcore).
-type (
-	ArtifactLinkError = execcore.ArtifactLinkError
-	MismatchError     = execcore.MismatchError
-	TmpDirError       = execcore.TmpDirError
-)

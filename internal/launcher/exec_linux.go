@@ -4,15 +4,22 @@ package launcher
 
 import (
 	"errors"
+	"os"
 	"runtime"
 	"slices"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
-// Exec replaces the launcher with the planned command under Landlock. It
-// returns only on failure.
+// Exec runs the planned command under the sandbox. The fast path
+// replaces the launcher with the command (execve in place) and returns
+// only on failure; the namespaced path waits for it and returns its
+// status as a *ChildExit, through afterExit.
+//
+// The fast path does not fork and wait: its Landlock ruleset grants
+// /proc/self as the launcher resolves it, /proc/<launcher pid>, which is
+// the command's own only because execve keeps the pid (a forked command
+// could not read its own /proc/self: docs/exec.md).
 //
 // A Landlock domain and no_new_privs belong to the OS thread that sets
 // them and are carried across execve by that thread, which becomes the
@@ -23,13 +30,13 @@ import (
 func Exec(p *Plan) error {
 	// Descriptors first: the /proc fallback needs /proc, which the
 	// sandbox may not grant.
-	if err := setCloexecAbove2(); err != nil {
+	if err := SetCloexecAbove2(); err != nil {
 		return err
 	}
 	if p.Namespaced {
 		return execNamespaced(p)
 	}
-	detachTerminal()
+	DetachTerminal()
 	runtime.LockOSThread()
 	// Never unlocked: on failure the process exits, and a restricted
 	// thread must not go back to the scheduler's pool.
@@ -50,11 +57,26 @@ func Exec(p *Plan) error {
 	if err != nil {
 		return err
 	}
-	err = execcore.ExecLocked(sb, p.Path, p.Argv, p.Env)
-	if failed, ok := errors.AsType[*execcore.ExecFailed](err); ok {
-		return &ExecError{Path: p.Path, Err: failed.Err, Hint: p.grantHint()}
+	return p.afterExit(0, ExecLocked(sb, p.Path, p.Argv, p.Env))
+}
+
+// afterExit is where every run ends once its command is over or could
+// not start: the one place for what exec reports after the command (what
+// the policy denied in a failed run, leftover processes). On the
+// namespaced path it runs after the command was waited for, with its
+// status as code; on the fast path only when execve failed (err). The
+// fast path's thread is restricted by then, so the hint is worked out on
+// a fresh goroutine, whose thread is not.
+func (p *Plan) afterExit(code int, err error) error {
+	if failed, ok := errors.AsType[*ExecFailed](err); ok {
+		hint := make(chan string)
+		go func() { hint <- p.grantHint() }()
+		return &ExecError{Path: p.Path, Err: failed.Err, Hint: <-hint}
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
 }
 
 // withoutMasked drops grants on the masked paths themselves: opened now,

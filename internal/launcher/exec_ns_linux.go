@@ -15,7 +15,6 @@ import (
 	"syscall"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
@@ -28,8 +27,7 @@ import (
 // over narrowed paths; .git, .jp and .jp.toml
 // read-only inside writable binds), then calls finalizeNS, which applies
 // Landlock and the seccomp filter on its exec thread, as the fast path
-// does, before it execs the command (package execcore's hook, so the lean
-// jp-policy-exec can be stage 2: execcore.Stage2Binary).
+// does, before it execs the command (stage2_linux.go).
 
 // execNamespaced runs p through nsroot and returns the command's status
 // as a *ChildExit (or the setup's failure).
@@ -40,6 +38,7 @@ func execNamespaced(p *Plan) error {
 		return err
 	}
 	ns := m.Namespace.WithProtected(gp)
+	newGit := absentGit(ns)
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
 		Dev: true, Proc: true, Net: p.privateNet(),
@@ -83,7 +82,7 @@ func execNamespaced(p *Plan) error {
 	// The private /tmp and TMPDIR (nstmp_linux.go).
 	tmpdir, tmpfs, tmpRules := nsTmp(fs)
 	spec.Tmpfs = append(spec.Tmpfs, tmpfs...)
-	spec.Env = withVar(slices.Clip(spec.Env), "TMPDIR", tmpdir)
+	spec.Env = WithVar(slices.Clip(spec.Env), "TMPDIR", tmpdir)
 	nsScratchHome(spec, tmpdir, fs) // home_linux.go
 	fs = append(append([]landlock.PathRule(nil), fs...), tmpRules...)
 	// Stage 2 needs of the manifest only what buildRuleset reads: the
@@ -103,7 +102,7 @@ func execNamespaced(p *Plan) error {
 		return err
 	}
 	spec.Extra = execplan.EncodeSandbox(sb)
-	spec.Stage2 = execcore.Stage2Binary()
+	spec.Stage2 = ""
 	var logw io.WriteCloser
 	if p.proxied() && p.LogNet != "" {
 		f, err := os.OpenFile(p.LogNet, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -155,9 +154,10 @@ func execNamespaced(p *Plan) error {
 	}
 	code, err := child.Wait()
 	if err != nil {
-		return fmt.Errorf("namespaced exec: %w", err)
+		err = fmt.Errorf("namespaced exec: %w", err)
 	}
-	return &ChildExit{Code: code, Hints: p.exitHints(code, os.Environ())}
+	quarantineNewGit(newGit)
+	return p.afterExit(code, err)
 }
 
 // nsTmpRights are the Landlock rights of the private /tmp. A Landlock rule

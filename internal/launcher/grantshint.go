@@ -31,7 +31,7 @@ func (p *Plan) grantHint() string {
 		return ""
 	}
 	what := out[0]
-	if what != p.Path {
+	if abs, err := filepath.Abs(p.Path); what != p.Path && (err != nil || what != abs) {
 		what = fmt.Sprintf("%s (for %s)", what, p.Path)
 	}
 	root := p.Manifest.Root
@@ -64,6 +64,12 @@ func shellQuote(s string) string {
 // path, its resolved target and its `#!` interpreter (with `env NAME`
 // looked up on PATH) that no grant of m allows to execute.
 func outsideExecGrants(m *landlock.Manifest, path string) []string {
+	// The program as found may be relative (./scripts/deploy.sh, found
+	// in the working directory); the grants are absolute. Compared as
+	// typed, a script inside a granted directory read as "outside".
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	cands := []string{path}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		cands = append(cands, real)

@@ -34,7 +34,7 @@ func withScratchHome(env []string, tmp string, fs []landlock.PathRule) []string 
 	if scratchhome.Make(dir, links) != nil {
 		return env
 	}
-	return withVar(env, "HOME", dir)
+	return WithVar(env, "HOME", dir)
 }
 
 // nsScratchHome adds the namespaced run's scratch HOME to spec: a private
@@ -50,5 +50,5 @@ func nsScratchHome(spec *nsroot.Spec, tmpdir string, fs []landlock.PathRule) {
 	for _, l := range links {
 		spec.Symlinks = append(spec.Symlinks, nsroot.Symlink{Target: l.Target, Path: path.Join(dir, l.Rel)})
 	}
-	spec.Env = withVar(spec.Env, "HOME", dir)
+	spec.Env = WithVar(spec.Env, "HOME", dir)
 }

@@ -4,28 +4,19 @@ package launcher
 
 import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 
 	"golang.org/x/net/bpf"
 )
 
-// The Landlock ruleset, the thread restriction and the final execve are
-// execcore's (shared with jp-policy-exec); the launcher turns a manifest
-// into execcore's Sandbox.
-
-// KernelABI returns the running kernel's Landlock ABI version, 0 when
-// Landlock is missing or disabled.
-func KernelABI() int { return execcore.KernelABI() }
-
-// PathError is a manifest path the launcher could not use.
-type PathError = execcore.PathError
+// sandboxFor is the one place a manifest becomes a Sandbox (kernel bits);
+// buildRuleset (ruleset_linux.go) applies it on either path.
 
 // sandboxFor resolves m's rules, with fs as its policy grants (m.FS, or
 // m.MaskedFS under masks), for a kernel with the given ABI and the
 // seccomp program filter. Unknown rights are refused.
-func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []bpf.RawInstruction) (*execcore.Sandbox, error) {
-	s := &execcore.Sandbox{ABI: abi, HandledFS: fsRightsFor(abi), ConnectTCP: m.Net.ConnectTCP, BindTCP: m.Net.BindTCP, Filter: filter}
+func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []bpf.RawInstruction) (*Sandbox, error) {
+	s := &Sandbox{ABI: abi, HandledFS: fsRightsFor(abi), ConnectTCP: m.Net.ConnectTCP, BindTCP: m.Net.BindTCP, Filter: filter}
 	var err error
 	if s.Baseline, err = coreRules(m.Baseline); err != nil {
 		return nil, err
@@ -54,9 +45,3 @@ func coreRules(rules []landlock.PathRule) ([]execplan.Rule, error) {
 	}
 	return out, nil
 }
-
-// setCloexecAbove2 is execcore.SetCloexecAbove2.
-func setCloexecAbove2() error { return execcore.SetCloexecAbove2() }
-
-// detachTerminal is execcore.DetachTerminal.
-func detachTerminal() { execcore.DetachTerminal() }

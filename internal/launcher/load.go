@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -55,7 +54,7 @@ type located struct {
 // manifest for platform, with what else the launcher needs from it.
 func resolveManifest(root, artifactPath string, strict bool, tool string, plat platform.Platform) (*located, error) {
 	if strict {
-		if err := execcore.CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
+		if err := CheckRealDirs(root, filepath.Dir(filepath.Dir(artifactPath)), filepath.Dir(artifactPath)); err != nil {
 			return nil, err
 		}
 	}
@@ -90,11 +89,11 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 			return nil, toolNotPinned(dataDir, root, artifactPath, tool)
 		}
 	}
-	b, err := execcore.ReadNoFollow(artifactPath)
+	b, err := ReadNoFollow(artifactPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MissingArtifactError{Path: artifactPath}
 	}
-	if errors.Is(err, execcore.ErrIsSymlink) {
+	if errors.Is(err, ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: artifactPath}
 	}
 	if err != nil {
@@ -115,7 +114,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
 	}
 	x := &artifact.ExecIndex{Format: artifact.ExecFormatVersion, Root: a.Root}
-	if err := checkCurrent(artifactPath, root, x, a.Inputs, ""); err != nil {
+	if err := checkCurrent(artifactPath, root, x, a.Inputs); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -130,23 +129,18 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 // checkCurrent checks what both read paths share: the exec file's
 // format, that the artifact was compiled for this workspace root, and
 // that it is current (every input unchanged, no new layer for the working
-// directory), with the verify cache at cachePath ("" for none: unchanged
-// input files are not hashed again). src names the file read, for
+// directory). src names the file read, for
 // messages; inputs come from the pin (or from policy.json, which the pin
 // pins, for a pin without a tool table).
-func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input, cachePath string) error {
+func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input) error {
 	if x.Format != artifact.ExecFormatVersion {
 		return fmt.Errorf("%s: exec file format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.ExecFormatVersion)
 	}
 	if x.Root != root {
 		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
 	}
-	return execcore.VerifyCurrent(root, inputs, cachePath)
+	return VerifyCurrent(root, inputs)
 }
-
-// LayerChainError is a `.jp.*` layer added or lost since compile
-// (execcore.LayerChainError).
-type LayerChainError = execcore.LayerChainError
 
 // locatedFor is the tool's manifest for platform and what else exec needs
 // of it, once the artifact is known to be this workspace's and current.
@@ -207,21 +201,21 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 }
 
 // resolveExecIndex is resolveManifest's path through the tool's exec
-// plan (pinned: want is its hash in pin, execcore.ReadPlan) and the exec
+// plan (pinned: want is its hash in pin, ReadPlan) and the exec
 // index file the plan pins (artifact.ExecIndex); the staleness inputs are
 // pin's.
 func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
-	pl, err := execcore.ReadPlan(artifactPath, tool, want)
+	pl, err := ReadPlan(artifactPath, tool, want)
 	if err != nil {
 		return nil, err
 	}
 	rel := artifact.ExecFile(tool)
 	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
-	b, err := execcore.ReadNoFollow(path)
+	b, err := ReadNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in its exec plan is missing; run `jp-policy compile`"}
 	}
-	if errors.Is(err, execcore.ErrIsSymlink) {
+	if errors.Is(err, ErrIsSymlink) {
 		return nil, &ArtifactLinkError{Path: path}
 	}
 	if err != nil {
@@ -237,7 +231,7 @@ func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, wan
 	if x.Root != pl.Root {
 		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different workspaces"}
 	}
-	if err := checkCurrent(path, root, &x, pin.Inputs, artifact.VerifiedFile(dataDir, root, artifactPath)); err != nil {
+	if err := checkCurrent(path, root, &x, pin.Inputs); err != nil {
 		return nil, err
 	}
 	return locatedFor(artifactPath, &x, tool, plat)

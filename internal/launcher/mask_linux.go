@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/jp-policy/jp-policy/internal/execcore"
 	"golang.org/x/sys/unix"
 )
 
@@ -63,7 +62,7 @@ func applyMasks(masks []string) (bool, error) {
 // so a path that turned into a symlink since the compile is not masked
 // somewhere else.
 func mask(p string) error {
-	fd, err := execcore.OpenPath(p, false)
+	fd, err := OpenPath(p, false)
 	if err != nil {
 		return &PathError{Clause: "masks", Path: p, Err: err}
 	}
@@ -85,7 +84,7 @@ func mask(p string) error {
 	}
 	// A bind ignores the flags; they need a remount of the new mount,
 	// which fd still sits under: reopen p to reach it.
-	top, err := execcore.OpenPath(p, false)
+	top, err := OpenPath(p, false)
 	if err != nil {
 		return &PathError{Clause: "masks", Path: p, Err: err}
 	}

@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -177,7 +176,7 @@ func FuzzWindowsCommandLine(f *testing.F) {
 }
 
 func TestFilterEnvFold(t *testing.T) {
-	env := emit.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
+	env := Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
 	in := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu", "=C:=C:\\x", "Secret=s"}
 	got := FilterEnvFold(in, env, nil)
 	want := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu"}

@@ -5,8 +5,6 @@ package launcher
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // setMacTmp gives a macOS run its private scratch directory: a fresh
@@ -23,9 +21,9 @@ func (p *Plan) setMacTmp() error {
 		dir, err = filepath.EvalSymlinks(dir)
 	}
 	if err != nil {
-		return &execcore.TmpDirError{Path: os.TempDir(), Err: err}
+		return &TmpDirError{Path: os.TempDir(), Err: err}
 	}
 	p.TmpDir = dir
-	p.Env = execcore.WithVar(p.Env, "TMPDIR", dir)
+	p.Env = WithVar(p.Env, "TMPDIR", dir)
 	return nil
 }

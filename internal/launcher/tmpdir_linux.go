@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/execcore"
 )
 
 // Every exec gets a private writable temporary directory, exported as
@@ -37,15 +36,15 @@ const nsTmpDir = "/tmp"
 // Landlock grants (the manifest is copied, never changed in place).
 func (p *Plan) setTmp(dry bool) error {
 	if p.Namespaced {
-		p.Env = withVar(p.Env, "TMPDIR", nsTmpDir)
+		p.Env = WithVar(p.Env, "TMPDIR", nsTmpDir)
 		return nil
 	}
-	root := execcore.TmpRoot()
+	root := TmpRoot()
 	if dry {
-		p.Env = withVar(p.Env, "TMPDIR", filepath.Join(root, "PID-START"))
+		p.Env = WithVar(p.Env, "TMPDIR", filepath.Join(TmpWorkspaceDir(root, p.Manifest.Root), "PID-START"))
 		return nil
 	}
-	dir, err := execcore.FastTmpDir(root)
+	dir, err := FastTmpDir(root, p.Manifest.Root)
 	if err != nil {
 		return err
 	}
@@ -56,9 +55,7 @@ func (p *Plan) setTmp(dry bool) error {
 		m.MaskedFS = append(append([]landlock.PathRule(nil), m.MaskedFS...), rule)
 	}
 	p.Manifest = &m
-	p.Env = withVar(p.Env, "TMPDIR", dir)
+	p.Env = WithVar(p.Env, "TMPDIR", dir)
 	p.Env = withScratchHome(p.Env, dir, m.FS) // home_linux.go
 	return nil
 }
-
-func withVar(env []string, name, value string) []string { return execcore.WithVar(env, name, value) }

@@ -10,6 +10,9 @@ import (
 	"github.com/jp-policy/jp-policy/policy"
 )
 
+// maxDirs bounds the cache of canonical directories.
+const maxDirs = 4096
+
 // canon is name made canonical at the moment of the call, through
 // policy's one canonicaliser: the directory above it resolved through
 // symlinks (cached: a run names the same directories over and over), and
@@ -26,6 +29,10 @@ func (t *tracer) canon(name string, follow bool) string {
 		var err error
 		if c, err = policy.CanonicalAbs(dir); err != nil {
 			c = dir
+		}
+		if len(t.dirs) >= maxDirs {
+			// The command chooses how many directories it names.
+			clear(t.dirs)
 		}
 		t.dirs[dir] = c
 	}

@@ -22,12 +22,15 @@ func DenialLines(tool string, obs Observations, ctx Context, home string, max in
 	seen := map[key]bool{}
 	var out []string
 	more := 0
+	// Every path, name and command in a line is the traced command's
+	// choice: the whole line is escaped for the terminal, the mount
+	// command and the TOML rule included.
 	emit := func(line string) {
 		if max > 0 && len(out) >= max {
 			more++
 			return
 		}
-		out = append(out, line)
+		out = append(out, OneLine(line))
 	}
 	for _, d := range obs.Denied {
 		k := key{path: d.File.Path, op: d.File.Op}
@@ -50,6 +53,9 @@ func DenialLines(tool string, obs Observations, ctx Context, home string, max in
 	}
 	if more > 0 {
 		out = append(out, fmt.Sprintf("and %d more refused accesses", more))
+	}
+	if obs.DeniedMore > 0 {
+		out = append(out, fmt.Sprintf("and %d more refused calls, beyond the %d distinct refusals kept", obs.DeniedMore, MaxDenied))
 	}
 	return out
 }
@@ -74,6 +80,26 @@ func allowFile(tool string, fa FileAccess, ctx Context, home string) string {
 		}
 		return "allowed by adding to conversation.tools." + tomlquote.Key(tool) + ".access.fs: " + strings.Join(rules, ", ")
 	case len(p.Mounts) > 0:
+		for _, m := range p.Mounts {
+			for _, sp := range ctx.Secret {
+				_, below := within(sp, m.Target)
+				_, above := within(m.Target, sp)
+				if below || above {
+					return "no mount proposed: " + display(sp, ctx.Root, home) + " is a sensitive path (lint JP107: keys and credentials); mount it yourself only if the tool must have it"
+				}
+			}
+		}
+		if fa.Op&(OpCreate|OpUpdate|OpDelete) != 0 {
+			for _, m := range p.Mounts {
+				for _, g := range ctx.Guarded {
+					_, below := within(g.Path, m.Target)
+					_, above := within(m.Target, g.Path)
+					if below || above {
+						return "no mount proposed: exec keeps " + display(g.Path, ctx.Root, home) + " read-only for every tool unless a rule names it (" + g.Why + ")"
+					}
+				}
+			}
+		}
 		return "allowed by a mount: " + strings.Join(MountCommands(tool, p.Mounts, home), "; ")
 	}
 	return "no rule allows it: outside the workspace and every mount, exec keeps it closed for every tool"

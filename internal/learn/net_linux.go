@@ -113,7 +113,9 @@ func (t *tracer) dnsQuery(tid int, k kind, fd int, a [6]uint64) {
 				break
 			}
 			name := q.Name.String()
-			if len(name) > 1 {
+			// Under exec --denials no name is looked up, so none is
+			// kept (the tool would choose how many).
+			if len(name) > 1 && !t.denials {
 				t.names[name[:len(name)-1]] = true
 			}
 		}

@@ -61,7 +61,15 @@ type Observations struct {
 	// permission, recorded instead of Files and Connects by RunDenials.
 	Denied         []Denial
 	DeniedConnects []Denial
+	// DeniedMore counts refused calls not kept: a refusal is kept once,
+	// and at most MaxDenied distinct ones are (the tool chooses how
+	// many distinct paths it is refused, and the tracer's memory is
+	// the user's).
+	DeniedMore int
 }
+
+// MaxDenied bounds the distinct refusals RunDenials keeps.
+const MaxDenied = 1024
 
 // Denial is one refused access: a file access (File) or a connection
 // (Connect), the process that asked, and the error it got.

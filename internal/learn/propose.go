@@ -37,6 +37,21 @@ type Context struct {
 	// proposal lets the run write around them (.jp, .jp.toml layers,
 	// .git/hooks, .git/config: lint JP116's points).
 	Protect []string
+	// Guarded lists paths outside the workspace that exec keeps
+	// read-only for every tool (canonical, with why: jpdirs'
+	// ProtectedPaths). exec --denials proposes no mount that lets a tool
+	// write one: the refused path is the tool's choice, and the hint
+	// would ask the user to hand it persistence or its own policy.
+	Guarded []Guarded
+	// Secret lists paths outside the workspace that hold secrets (lint's
+	// sensitive paths, canonical): exec --denials proposes no mount that
+	// reaches one, for any access.
+	Secret []string
+}
+
+// Guarded is one protected path and why it is.
+type Guarded struct {
+	Path, Why string
 }
 
 // state reports whether p is gone, or a directory, now.

@@ -87,14 +87,15 @@ func Render(tool string, p *Proposal, home, what string) string {
 		b.WriteString("\n# Outside the workspace the run used these; grant them with a mount (RFD D43),\n")
 		b.WriteString("# never with an absolute rule:\n")
 		for _, c := range MountCommands(tool, used, home) {
-			b.WriteString("#   " + c + "\n")
+			// A newline in the traced path would end the comment.
+			b.WriteString("#   " + OneLine(c) + "\n")
 		}
 	}
 	if len(probed) > 0 {
 		b.WriteString("\n# The run also read these system files outside exec's baseline. Many programs\n")
 		b.WriteString("# look for such files and go on without them; mount one only if the command fails:\n")
 		for _, c := range MountCommands(tool, probed, home) {
-			b.WriteString("#   " + c + "\n")
+			b.WriteString("#   " + OneLine(c) + "\n")
 		}
 	}
 	if len(p.Unix) > 0 {

@@ -211,7 +211,9 @@ type tracer struct {
 	dirs    map[string]string // directory as named -> canonical
 	foreign bool              // a call of another ABI was made
 	denials bool              // record refused calls, not successful ones
-	lookup  lookupFunc        // resolves the names queried; nil: none is
+	ended   bool              // denials: the command exited, the rest is killed
+	denied  map[denialKey]bool
+	lookup  lookupFunc // resolves the names queried; nil: none is
 }
 
 // Run starts argv in dir with env, observed, and returns what it did
@@ -266,6 +268,7 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 		dnsFDs:  map[[2]int]bool{},
 		names:   map[string]bool{},
 		dirs:    map[string]string{},
+		denied:  map[denialKey]bool{},
 	}
 	// The stub stops at its own execve (PTRACE_TRACEME).
 	var ws unix.WaitStatus
@@ -305,7 +308,22 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 				} else {
 					code = 128 + int(ws.Signal())
 				}
+				if t.denials {
+					// Under exec --denials the command is a sandboxed
+					// tool: a process it leaves running would hold the
+					// report, and whoever waits for exec, for as long
+					// as it likes (plain exec returns when the command
+					// exits). Its calls are traced, so it cannot go on
+					// without the tracer: it ends with the command.
+					t.ended = true
+					for k := range t.known {
+						unix.Kill(k, unix.SIGKILL)
+					}
+				}
 			}
+		case ws.Stopped() && t.ended:
+			// Started as the command ended (its fork event came late).
+			unix.Kill(tid, unix.SIGKILL)
 		case ws.Stopped():
 			t.stop(tid, ws)
 		}
@@ -599,9 +617,8 @@ func (t *tracer) exit(tid int) {
 		if !refused(ret) && !hidden {
 			return
 		}
-		pid, comm := t.process(tid)
 		if p.conn != nil {
-			t.obs.DeniedConnects = append(t.obs.DeniedConnects, Denial{Connect: *p.conn, PID: pid, Comm: comm, Errno: unix.Errno(-ret)})
+			t.deny(tid, Denial{Connect: *p.conn, Errno: unix.Errno(-ret)})
 			return
 		}
 		for _, fa := range p.fa {
@@ -610,7 +627,7 @@ func (t *tracer) exit(tid int) {
 				fa.Op &^= OpCreate
 				fa.Op |= OpUpdate
 			}
-			t.obs.Denied = append(t.obs.Denied, Denial{File: fa, PID: pid, Comm: comm, Errno: unix.Errno(-ret)})
+			t.deny(tid, Denial{File: fa, Errno: unix.Errno(-ret)})
 		}
 	case p.conn != nil:
 		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
@@ -623,6 +640,33 @@ func (t *tracer) exit(tid int) {
 			t.obs.Files = append(t.obs.Files, p.fa...)
 		}
 	}
+}
+
+// deny keeps a refusal of tid's: once (the report names each once, with
+// the first process refused it), and no more than MaxDenied distinct
+// ones; the rest are counted.
+func (t *tracer) deny(tid int, d Denial) {
+	k := denialKey{d.File, d.Connect}
+	if t.denied[k] {
+		return
+	}
+	if len(t.denied) >= MaxDenied {
+		t.obs.DeniedMore++
+		return
+	}
+	t.denied[k] = true
+	d.PID, d.Comm = t.process(tid)
+	if d.File.Path == "" {
+		t.obs.DeniedConnects = append(t.obs.DeniedConnects, d)
+	} else {
+		t.obs.Denied = append(t.obs.Denied, d)
+	}
+}
+
+// denialKey is what makes two refusals the same.
+type denialKey struct {
+	file FileAccess
+	conn Connect
 }
 
 // openAccesses is what open(2) of name with flags asks for. O_PATH opens

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
@@ -29,18 +30,52 @@ func checkExternalUnapproved(p *pass) {
 			}
 			stored, elsewhere, found := p.approvedTarget(b)
 			pos := p.valueOf(b.rule.Keys, "path", b.rule.Pos)
-			help := fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", b.key)
+			help := UnapprovedHelp(b.key)
+			tools := []string{tf.tool.Name}
 			switch {
 			case !found:
-				p.report(pos, fmt.Sprintf("external rule %q of tool %q points at %s, which is not approved; the rule is dropped until it is",
-					b.key, tf.tool.Name, p.st.show(b.abs)), help)
+				p.report(pos, UnapprovedMessage(b.key, tools, p.st.show(b.abs)), help)
 			case filepath.Clean(stored) == b.abs && elsewhere != nil:
-				p.report(pos, fmt.Sprintf("external rule %q of tool %q points at %s, which was approved only in %s; the rule is dropped until it is approved in this workspace",
-					b.key, tf.tool.Name, p.st.show(b.abs), jpdirs.SharingWorkspacesText(elsewhere)), help)
+				p.report(pos, ApprovedElsewhereMessage(b.key, tools, p.st.show(b.abs), jpdirs.SharingWorkspacesText(elsewhere)), help)
 			case filepath.Clean(stored) != b.abs:
-				p.report(pos, fmt.Sprintf("external rule %q of tool %q was approved for %s but the link now points at %s; the rule is dropped until the new target is approved",
-					b.key, tf.tool.Name, p.st.show(stored), p.st.show(b.abs)), help)
+				p.report(pos, RetargetedMessage(b.key, tools, p.st.show(stored), p.st.show(b.abs)), help)
 			}
 		}
 	}
+}
+
+// The wording of JP106, shared with compile, which reports the same
+// finding when it drops the rule (after its prompt), so a user reads one
+// message whichever command they ran.
+
+// UnapprovedMessage: the rule's target is not approved.
+func UnapprovedMessage(rulePath string, tools []string, target string) string {
+	return fmt.Sprintf("external rule %q of %s points at %s, which is not approved; the rule is dropped until it is", rulePath, toolsText(tools), target)
+}
+
+// ApprovedElsewhereMessage: approved only in workspaces sharing this one's
+// storage (where).
+func ApprovedElsewhereMessage(rulePath string, tools []string, target, where string) string {
+	return fmt.Sprintf("external rule %q of %s points at %s, which was approved only in %s; the rule is dropped until it is approved in this workspace", rulePath, toolsText(tools), target, where)
+}
+
+// RetargetedMessage: the link points elsewhere than the approved target.
+func RetargetedMessage(rulePath string, tools []string, approved, target string) string {
+	return fmt.Sprintf("external rule %q of %s was approved for %s but the link now points at %s; the rule is dropped until the new target is approved", rulePath, toolsText(tools), approved, target)
+}
+
+// UnapprovedHelp is JP106's help.
+func UnapprovedHelp(rulePath string) string {
+	return fmt.Sprintf("check the target, then run `jp-policy approvals approve %s`", rulePath)
+}
+
+func toolsText(tools []string) string {
+	if len(tools) == 1 {
+		return fmt.Sprintf("tool %q", tools[0])
+	}
+	q := make([]string, len(tools))
+	for i, t := range tools {
+		q[i] = fmt.Sprintf("%q", t)
+	}
+	return "tools " + strings.Join(q, ", ")
 }

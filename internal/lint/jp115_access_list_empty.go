@@ -39,7 +39,7 @@ func checkAccessListEmpty(p *pass) {
 			{"env", len(a.Env), a.EnvDecl, EnforcedWhenEmpty("env")},
 		}
 		for _, l := range lists {
-			if l.n > 0 || len(l.decl) == 0 || lostByDiscard(a, l.name) {
+			if l.n > 0 || len(l.decl) == 0 || lostByDiscard(a, l.name) || p.entriesRejected(t.Name, l.name) {
 				continue
 			}
 			// The last declaration is the one that left the list empty.
@@ -49,6 +49,23 @@ func checkAccessListEmpty(p *pass) {
 				p.emptyListFix(l.name, l.decl))
 		}
 	}
+}
+
+// entriesRejected reports whether the loader rejected an entry of the
+// tool's access list (a JP002 or JP003 error under
+// conversation.tools.NAME.access.LIST[...]): the list is empty because
+// the decoders left that entry out, not because the user wrote it empty,
+// and the loader's error is the one finding for it. (oneFinding cannot
+// tell: an entry written as [[...access.net]] has its error on a later
+// line than the declaration.)
+func (p *pass) entriesRejected(tool, list string) bool {
+	prefix := "conversation.tools." + tool + ".access." + list + "["
+	for _, d := range p.l.Diagnostics {
+		if d.Severity == diag.Error && (d.Rule == "JP002" || d.Rule == "JP003") && strings.HasPrefix(d.Message, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // lostByDiscard reports whether the list is empty because a later layer

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // TestPreCommitHook keeps .pre-commit-hooks.yaml what docs/rules.md says
@@ -39,6 +41,15 @@ func TestPreCommitHook(t *testing.T) {
 	} {
 		if got := re.MatchString(path); got != want {
 			t.Errorf("files pattern on %q = %v, want %v", path, got, want)
+		}
+	}
+	// Every layer name jp-policy reads (or reports as unsupported), so a
+	// broken .jp.json is linted, not "Skipped".
+	for _, ext := range jpdirs.Extensions {
+		for _, path := range []string{".jp" + ext, "sub/.jp" + ext, ".jp/config" + ext} {
+			if !re.MatchString(path) {
+				t.Errorf("files pattern misses the layer %q", path)
+			}
 		}
 	}
 }

@@ -73,6 +73,9 @@ var catalogue = [...]*Rule{
 	&ruleJP130,
 	&ruleJP131,
 	&ruleJP132,
+	&ruleJP140,
+	&ruleJP141,
+	&ruleJP142,
 }
 
 // rule returns the catalogue entry of an exact ID, or nil.

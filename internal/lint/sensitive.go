@@ -113,3 +113,17 @@ func (s sensitivePath) matchGlob(rel, abs string) bool {
 	ok, err := doublestar.Match(s.glob, name)
 	return err == nil && ok
 }
+
+// SensitiveAnchored returns the entries of the effective sensitive list
+// (RFD 075's and the config's sensitive_paths) that apply to tool and
+// name one absolute path (~/ or /, no glob), with home for ~: exec
+// --denials proposes no mount that reaches one.
+func SensitiveAnchored(l *config.Loaded, tool, home string) []string {
+	var out []string
+	for _, sp := range sensitiveList(l, sortedTools(l), home) {
+		if sp.abs != "" && sp.appliesTo(tool) {
+			out = append(out, sp.abs)
+		}
+	}
+	return out
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // ManagedDir is JP's storage directory inside a workspace; nothing may be
@@ -44,6 +46,17 @@ func ResolveName(name, cwd, root string) (string, error) {
 	// same directory, and refusing it everywhere costs nothing.
 	if strings.EqualFold(first, ManagedDir) {
 		return "", errorf(KindManagedStorage, "mount name %q is inside JP-managed storage (%s/)", name, ManagedDir)
+	}
+	// A link named .jp.toml (or .jp.json, ...) would make the mounted
+	// file, outside the workspace and outside review, a config layer JP
+	// and jp-policy read in that directory: the mount would rewrite the
+	// policy. Compared without case, as .jp is.
+	for elem := range strings.SplitSeq(rel, "/") {
+		for _, ext := range jpdirs.Extensions {
+			if strings.EqualFold(elem, ManagedDir+ext) {
+				return "", errorf(KindConfigLayer, "mount name %q would be a JP config layer (%s): a mount cannot add config; choose another name", name, elem)
+			}
+		}
 	}
 	return path.Clean(rel), nil
 }

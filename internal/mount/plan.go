@@ -93,7 +93,23 @@ func resolveTarget(p string, env Env) (canon string, missing bool, err error) {
 	if rel, err := filepath.Rel(env.Root, canon); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 		return canon, missing, errorf(KindTargetInsideWorkspace, "mount target %s is inside the workspace (%s); mounts are for paths outside it", p, filepath.ToSlash(rel))
 	}
+	if missing {
+		// A missing target is created as a directory. Never one of the
+		// protected paths (a start-up file made a directory breaks the
+		// shell, and a created ~/.ssh or ~/.local/bin is one a write
+		// mount would then fill): those the user makes, if at all.
+		for _, pp := range jpdirs.ProtectedPaths(env.Root, nil) {
+			if within(canon, pp.Path) || within(pp.Path, canon) {
+				return canon, missing, errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it: %s is a protected path (%s); create it yourself if you mean to mount it", p, pp.Path, pp.What)
+			}
+		}
+	}
 	return canon, missing, nil
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // evalMissing resolves p through symlinks; when p does not exist, it

@@ -39,6 +39,8 @@ const (
 	KindWriteRequiresTool     ErrorKind = "write_requires_tool"
 	KindOutsideWorkspace      ErrorKind = "outside_workspace"
 	KindManagedStorage        ErrorKind = "managed_storage"
+	KindConfigLayer           ErrorKind = "config_layer"
+	KindInvalidMode           ErrorKind = "invalid_mode"
 	KindInTheWay              ErrorKind = "in_the_way"
 	KindRetarget              ErrorKind = "retarget"
 	KindUnknownTool           ErrorKind = "unknown_tool"
@@ -102,6 +104,10 @@ func Parse(s string) (Spec, error) {
 		sp.Path, sp.Mode = p, ReadExec
 	} else if p, ok := strings.CutSuffix(right, ":ro"); ok {
 		sp.Path = p
+	} else if i := strings.LastIndexByte(right, ':'); i > 0 && looksLikeMode(right[i+1:]) {
+		// `:wx`, `:RW`, `:w`: a mode typo, not part of the path (which
+		// would then be reported as a missing target).
+		return Spec{}, errorf(KindInvalidMode, "invalid mount %q: unknown mode %q (want :ro, :rx or :rw); if the colon is part of the path, end it with the mode, e.g. %s:ro", s, right[i:], right)
 	}
 	if sp.Name == "" || sp.Path == "" {
 		return Spec{}, errorf(KindEmpty, "invalid mount %q: NAME and PATH must both be non-empty", s)
@@ -110,6 +116,22 @@ func Parse(s string) (Spec, error) {
 		return Spec{}, errorf(KindWriteRequiresTool, "invalid mount %q: ':%s' requires a TOOL: prefix (e.g. fs_modify_file:%s=%s:%s)", s, sp.Mode, sp.Name, sp.Path, sp.Mode)
 	}
 	return sp, nil
+}
+
+// looksLikeMode reports whether s, what follows the last ':' of a mount's
+// right side, reads as a mode: one to three letters. A Windows drive
+// (`C:\code`) or a path element (`/a:b/c`) has more after the colon.
+func looksLikeMode(s string) bool {
+	if len(s) == 0 || len(s) > 3 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // IsToolName reports whether s is a tool identifier, [a-z_][a-z0-9_]*.

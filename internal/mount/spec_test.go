@@ -39,7 +39,15 @@ func TestParse(t *testing.T) {
 		{in: "fork=/a=b", want: Spec{Name: "fork", Path: "/a=b", Mode: ReadOnly}},
 		{in: "fork=/x:ro:rw", kind: KindWriteRequiresTool},
 		{in: "t:fork=/x:ro:rw", want: Spec{Tool: "t", Name: "fork", Path: "/x:ro", Mode: ReadWrite}},
-		{in: "fork=/x:RW", want: Spec{Name: "fork", Path: "/x:RW", Mode: ReadOnly}},
+		// A mode typo is refused as one, not read as part of a path
+		// that then "does not exist"; a colon that is part of the path
+		// is kept by ending the path with its mode.
+		{in: "fork=/x:RW", kind: KindInvalidMode},
+		{in: "t:fork=/x:wx", kind: KindInvalidMode},
+		{in: "fork=/x:w", kind: KindInvalidMode},
+		{in: "fork=/x:RW:ro", want: Spec{Name: "fork", Path: "/x:RW", Mode: ReadOnly}},
+		{in: "fork=/a:b/c", want: Spec{Name: "fork", Path: "/a:b/c", Mode: ReadOnly}},
+		{in: "fork=/x:read", want: Spec{Name: "fork", Path: "/x:read", Mode: ReadOnly}},
 		{in: "fork=/x:", want: Spec{Name: "fork", Path: "/x:", Mode: ReadOnly}},
 		{in: "_t9:a:b=/x", want: Spec{Tool: "_t9", Name: "a:b", Path: "/x", Mode: ReadOnly}},
 		// Errors.
@@ -107,6 +115,12 @@ func TestResolveName(t *testing.T) {
 		{cwd: ws, name: ".JP/x", kind: KindManagedStorage},
 		{cwd: ws, name: ".jpx", want: ".jpx"},
 		{cwd: ws, name: "a/.jp", want: "a/.jp"},
+		// A mount named as a config layer would add config from outside.
+		{cwd: ws, name: ".jp.toml", kind: KindConfigLayer},
+		{cwd: at("sub"), name: ".jp.toml", kind: KindConfigLayer},
+		{cwd: ws, name: "sub/.JP.json", kind: KindConfigLayer},
+		{cwd: ws, name: ".jp.yaml/x", kind: KindConfigLayer},
+		{cwd: ws, name: ".jp.tomlx", want: ".jp.tomlx"},
 		{cwd: ws, name: "bad\nname", kind: KindInvalidName},
 		{cwd: ws, name: "bad\xffname", kind: KindInvalidName},
 		{cwd: filepath.Dir(ws), name: "ws2/x", kind: KindOutsideWorkspace},

@@ -6,7 +6,9 @@
 // which TOML rejects. Here a key is bare when it may be
 // ([A-Za-z0-9_-]+) and otherwise a basic string; a basic string escapes
 // '"', '\\' and every control character (\b \t \n \f \r by name, the rest
-// as \uXXXX) and writes all other characters as they are.
+// as \uXXXX, the C1 controls and the line and paragraph separators too, so
+// that a string printed to a terminal cannot drive it) and writes all
+// other characters as they are.
 //
 // TOML documents are UTF-8 and have no escape for a byte, so a string
 // that is not valid UTF-8 cannot be written. Each invalid byte becomes
@@ -61,10 +63,12 @@ func String(s string) string {
 		case '\r':
 			b.WriteString(`\r`)
 		default:
-			if r < 0x20 || r == 0x7f {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 {
 				const hex = "0123456789ABCDEF"
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[r>>4])
+				b.WriteString(`\u`)
+				b.WriteByte(hex[r>>12&15])
+				b.WriteByte(hex[r>>8&15])
+				b.WriteByte(hex[r>>4&15])
 				b.WriteByte(hex[r&15])
 				continue
 			}

@@ -19,6 +19,10 @@ func TestKey(t *testing.T) {
 		{"t\tn\nr\r", `"t\tn\nr\r"`},
 		{"é", `"é"`},
 		{"a\xffb", "\"a\uFFFDb\""},
+		// C1 controls (CSI is U+009B) and the line separators drive a
+		// terminal as C0 controls do.
+		{"csi\u009b2J", `"csi\u009B2J"`},
+		{"ls\u2028ps\u2029", `"ls\u2028ps\u2029"`},
 	}
 	for _, tc := range tests {
 		if got := Key(tc.in); got != tc.want {
@@ -34,7 +38,7 @@ func decoded(s string) string { return string([]rune(s)) }
 // FuzzKey: `Key(s) = 1` and `k = String(s)` parse with go-toml's decoder
 // as exactly one key s and the value s, for any s.
 func FuzzKey(f *testing.F) {
-	for _, s := range []string{"", "a", "a.b", "\x7f", "\"", "\\", "\x00", "\t", "é", "\xff", "'", "[x]", "1.5", "true", "\U0010FFFF"} {
+	for _, s := range []string{"", "a", "a.b", "\x7f", "\"", "\\", "\x00", "\t", "é", "\xff", "'", "[x]", "1.5", "true", "\U0010FFFF", "\u0085", "\u2028"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

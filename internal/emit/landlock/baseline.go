@@ -76,14 +76,15 @@ var baseline = []baselineGroup{
 		{"/etc/default/locale", rfile, true},
 		{"/etc/mime.types", rfile, true},
 	}},
-	{"baseline.tools", "system-wide configuration of common developer tools and the distribution's identity (git reads /etc/gitconfig and treats a denial as fatal; pip reads /etc/debian_version and /etc/pip.conf and crashes on EACCES, which Landlock gives where the file was meant to be missing)", []baselinePath{
+	// Not here: /etc/pip.conf, /etc/xdg/pip and /etc/npmrc, which often
+	// hold a registry's credentials (index-url with a token, _authToken).
+	// A tool that needs one gets it through a mount, as for any file
+	// outside the workspace.
+	{"baseline.tools", "system-wide configuration of common developer tools and the distribution's identity (git reads /etc/gitconfig and treats a denial as fatal; pip reads /etc/debian_version and crashes on EACCES, which Landlock gives where the file was meant to be missing)", []baselinePath{
 		{"/etc/gitconfig", rfile, true},
 		{"/etc/os-release", rfile, true},
 		{"/etc/lsb-release", rfile, true},
 		{"/etc/debian_version", rfile, true},
-		{"/etc/pip.conf", rfile, true},
-		{"/etc/xdg/pip", rdir, true},
-		{"/etc/npmrc", rfile, true},
 		{"/etc/ssh/ssh_config", rfile, true},
 		{"/etc/ssh/ssh_config.d", rdir, true},
 	}},

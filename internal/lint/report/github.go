@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 // GitHub writes GitHub Actions workflow commands, one per finding:
@@ -43,9 +44,9 @@ func GitHub(w io.Writer, ds []diag.Diagnostic, o Options) error {
 			props = append(props, "title="+escapeProperty(d.Rule))
 		}
 		var msg strings.Builder
-		msg.WriteString(d.Message)
+		msg.WriteString(termstyle.Safe(d.Message))
 		if d.Help != "" {
-			msg.WriteString("\nhelp: " + d.Help)
+			msg.WriteString("\nhelp: " + termstyle.Safe(d.Help))
 		}
 		for _, r := range d.Related {
 			msg.WriteString("\nnote: " + relatedText(o, r))

@@ -38,7 +38,7 @@ func TestText(t *testing.T) {
 		"   |        ^^^^^^\n" +
 		"  help: use a relative path\n" +
 		"  note: overrides ~/.config/jp/config.toml:4:1\n" +
-		".jp/config.toml:3:2: warning: second\nline [JP116]\n" +
+		".jp/config.toml:3:2: warning: second\\nline [JP116]\n" +
 		" 3 | \texternal = true\n" +
 		"   | \t^^^^^^^^\n" +
 		".jp/config.toml: error: whole file\n" +
@@ -78,7 +78,7 @@ func TestGitHub(t *testing.T) {
 	if lines[0] != want {
 		t.Errorf("got  %s\nwant %s", lines[0], want)
 	}
-	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,endLine=3,endColumn=10,title=JP116::second%0Aline") {
+	if !strings.HasPrefix(lines[1], "::warning file=.jp/config.toml,line=3,col=2,endLine=3,endColumn=10,title=JP116::second\\nline") {
 		t.Errorf("warning line %q", lines[1])
 	}
 }
@@ -175,10 +175,30 @@ func TestCaretWidth(t *testing.T) {
 		{"k = 1", at(5, 1, 6), "    ", 1},                  // one character
 		{"k = 1", diag.Position{Line: 1, Col: 3}, "  ", 1}, // no end: one caret
 	} {
-		pad, w := caret(tc.src, tc.pos)
-		if pad != tc.pad || w != tc.width {
-			t.Errorf("caret(%q, %+v) = %q, %d; want %q, %d", tc.src, tc.pos, pad, w, tc.pad, tc.width)
+		line, pad, w := excerpt(tc.src, tc.pos)
+		if line != tc.src || pad != tc.pad || w != tc.width {
+			t.Errorf("excerpt(%q, %+v) = %q, %q, %d; want the line, %q, %d", tc.src, tc.pos, line, pad, w, tc.pad, tc.width)
 		}
+	}
+}
+
+// TestExcerptBounded: a finding on a megabyte-long line shows a window of
+// it around the column, and a control character in the source (which a
+// parse error can point at) is shown escaped, the caret still under the
+// column.
+func TestExcerptBounded(t *testing.T) {
+	long := `{"a": "` + strings.Repeat("x", 1<<20) + `", "b": 1}`
+	col := len(long) - 9 // the "b"
+	line, pad, w := excerpt(long, diag.Position{Line: 1, Col: col, EndLine: 1, EndCol: col + 3})
+	if len(line) > 4*excerptWidth || !strings.HasPrefix(line, "…") || !strings.Contains(line, `"b": 1}`) {
+		t.Errorf("excerpt of a 1 MB line = %d bytes: %.80q", len(line), line)
+	}
+	if got := []rune(line)[len([]rune(pad))]; got != '"' || w != 3 {
+		t.Errorf("caret under %q, width %d; want under the \"b\" key, 3", got, w)
+	}
+	line, pad, w = excerpt("x = \x1b]0;t\x07 y", diag.Position{Line: 1, Col: 12})
+	if line != `x = \x1b]0;t\a y` || pad != strings.Repeat(" ", 15) || w != 1 {
+		t.Errorf("excerpt with control characters = %q, %q, %d", line, pad, w)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 // The subset of SARIF 2.1.0 that jp-policy writes. Field names follow the
@@ -128,7 +129,7 @@ func SARIF(w io.Writer, ds []diag.Diagnostic, o Options) error {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: fileURI(o.Base, true)}}
 	}
 	for _, d := range ds {
-		res := sarifResult{RuleID: d.Rule, Level: level(d.Severity), Message: sarifText{Text: d.Message}}
+		res := sarifResult{RuleID: d.Rule, Level: level(d.Severity), Message: sarifText{Text: termstyle.Safe(d.Message)}}
 		if i, ok := index[d.Rule]; ok {
 			i := i
 			res.RuleIndex = &i
@@ -142,11 +143,11 @@ func SARIF(w io.Writer, ds []diag.Diagnostic, o Options) error {
 			}
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
-				ID: &id, PhysicalLocation: o.physical(r.Pos), Message: &sarifText{Text: r.Message},
+				ID: &id, PhysicalLocation: o.physical(r.Pos), Message: &sarifText{Text: termstyle.Safe(r.Message)},
 			})
 		}
 		if d.Help != "" {
-			res.Properties = map[string]string{"help": d.Help}
+			res.Properties = map[string]string{"help": termstyle.Safe(d.Help)}
 		}
 		run.Results = append(run.Results, res)
 	}

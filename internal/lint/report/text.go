@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
 const (
@@ -53,7 +54,7 @@ func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
 		case diag.Warning:
 			sevColor = ansiYellow
 		}
-		head := o.posString(d.Pos) + ": " + paint(sevColor, d.Severity.String()) + ": " + paint(ansiBold, d.Message)
+		head := o.posString(d.Pos) + ": " + paint(sevColor, d.Severity.String()) + ": " + paint(ansiBold, termstyle.Safe(d.Message))
 		if d.Rule != "" {
 			head += " [" + d.Rule + "]"
 		}
@@ -61,14 +62,14 @@ func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
 		if src, ok := sourceLine(lines, o.Files, d.Pos); ok {
 			num := fmt.Sprint(d.Pos.Line)
 			gutter := strings.Repeat(" ", len(num))
-			fmt.Fprintf(bw, " %s %s %s\n", paint(ansiBlue, num), paint(ansiBlue, "|"), strings.TrimRight(src, " \t"))
+			shown, pad, width := excerpt(src, d.Pos)
+			fmt.Fprintf(bw, " %s %s %s\n", paint(ansiBlue, num), paint(ansiBlue, "|"), strings.TrimRight(shown, " \t"))
 			if d.Pos.Col > 0 {
-				pad, width := caret(src, d.Pos)
 				fmt.Fprintf(bw, " %s %s %s%s\n", gutter, paint(ansiBlue, "|"), pad, paint(sevColor, strings.Repeat("^", width)))
 			}
 		}
 		if d.Help != "" {
-			fmt.Fprintf(bw, "  %s %s\n", paint(ansiCyan, "help:"), d.Help)
+			fmt.Fprintf(bw, "  %s %s\n", paint(ansiCyan, "help:"), termstyle.Safe(d.Help))
 		}
 		for _, r := range d.Related {
 			fmt.Fprintf(bw, "  %s %s\n", paint(ansiCyan, "note:"), relatedText(o, r))
@@ -81,13 +82,79 @@ func Text(w io.Writer, ds []diag.Diagnostic, o Options) error {
 }
 
 func relatedText(o Options, r diag.Related) string {
+	msg := termstyle.Safe(r.Message)
 	if r.Pos.IsZero() {
-		return r.Message
+		return msg
 	}
 	if r.Message == "" {
 		return o.posString(r.Pos)
 	}
-	return r.Message + " " + o.posString(r.Pos)
+	return msg + " " + o.posString(r.Pos)
+}
+
+// excerptBefore and excerptWidth bound the source excerpt of a finding:
+// at most excerptBefore characters before its column, and excerptWidth
+// in all, so a finding on a megabyte-long line (minified JSON) prints a
+// line, not the file.
+const (
+	excerptBefore = 100
+	excerptWidth  = 200
+)
+
+// excerpt returns what is shown of the source line src for a finding at
+// p: a window of the line around the column, cut with "…" at either
+// end, every character as termstyle.Safe shows it (tabs kept, so the
+// caret lines up in any tab width), with the padding that puts the caret
+// under the column and the number of carets.
+func excerpt(src string, p diag.Position) (line, pad string, width int) {
+	col := max(p.Col, 1) - 1 // in characters
+	n := utf8.RuneCountInString(src)
+	start := 0
+	if n > excerptWidth && col > excerptBefore {
+		start = max(0, min(col-excerptBefore, n-excerptWidth))
+	}
+	end := min(n, start+excerptWidth)
+	span := 1
+	switch {
+	case !p.HasEnd():
+	case p.EndLine == p.Line:
+		span = p.EndCol - p.Col
+	default:
+		span = n - col
+	}
+	span = max(1, min(span, max(n-col, 1)))
+	var b, padB strings.Builder
+	if start > 0 {
+		b.WriteString("…")
+		padB.WriteByte(' ')
+	}
+	i := 0
+	for _, r := range src {
+		if i >= end {
+			break
+		}
+		if i >= start {
+			shown := string(r)
+			if r != '\t' {
+				shown = termstyle.Safe(shown)
+			}
+			b.WriteString(shown)
+			w := utf8.RuneCountInString(shown)
+			switch {
+			case i < col && r == '\t':
+				padB.WriteByte('\t')
+			case i < col:
+				padB.WriteString(strings.Repeat(" ", w))
+			case i < col+span:
+				width += w
+			}
+		}
+		i++
+	}
+	if end < n {
+		b.WriteString("…")
+	}
+	return b.String(), padB.String(), max(1, width)
 }
 
 func plural(n int, word string) string {
@@ -129,35 +196,4 @@ func sourceLine(cache map[string][]int, files map[string][]byte, p diag.Position
 		}
 	}
 	return string(b[start:end]), true
-}
-
-// caret returns the padding that puts a caret under column p.Col (1-based,
-// counted in characters) and how many carets to draw: the span the parser
-// recorded (to the end of the line when it runs over several), or one
-// character when the finding has no end. Tabs in the padding are kept so
-// the caret lines up in any tab width.
-func caret(src string, p diag.Position) (string, int) {
-	var pad strings.Builder
-	n := 1
-	for _, r := range src {
-		if n >= p.Col {
-			break
-		}
-		if r == '\t' {
-			pad.WriteByte('\t')
-		} else {
-			pad.WriteByte(' ')
-		}
-		n++
-	}
-	rest := utf8.RuneCountInString(src) - (p.Col - 1)
-	width := 1
-	switch {
-	case !p.HasEnd():
-	case p.EndLine == p.Line:
-		width = p.EndCol - p.Col
-	default:
-		width = rest
-	}
-	return pad.String(), max(1, min(width, max(rest, 1)))
 }
