@@ -31,6 +31,19 @@ func SetGitScanLimitForTest(n int) { GitScanLimit = n }
 // complete is false when the walk stopped at limit entries. maxDepth > 0
 // stops the walk that many directories below root.
 func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete bool) {
+	return nestedGit(root, limit, maxDepth, true)
+}
+
+// NestedGitEntries is NestedGitDirs with each repository named by the
+// entry that makes it one, never followed: a `.git` symlink itself (not
+// its target), and for a bare repository its HEAD file. It is what may be
+// moved aside when the tool made it (renaming HEAD unmakes a bare
+// repository without moving a directory that may hold other files).
+func NestedGitEntries(root string, limit int) (found []string, complete bool) {
+	return nestedGit(root, limit, 0, false)
+}
+
+func nestedGit(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
 	n := 0
 	complete = true
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -50,7 +63,11 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 			// mirror): git run in it obeys its config and runs its hooks
 			// (post-receive on a push to it). The rest of it is not
 			// walked.
-			found = append(found, filepath.Dir(p))
+			if resolve {
+				found = append(found, filepath.Dir(p))
+			} else {
+				found = append(found, p)
+			}
 			return filepath.SkipDir
 		}
 		if d.Name() != ".git" || p == root {
@@ -62,6 +79,8 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 		if filepath.Dir(p) != root {
 			switch t := d.Type(); {
 			case t.IsDir() || t.IsRegular():
+				found = append(found, p)
+			case t&fs.ModeSymlink != 0 && !resolve:
 				found = append(found, p)
 			case t&fs.ModeSymlink != 0:
 				// git follows a `.git` symlink: what it points to is the

@@ -33,7 +33,7 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	gp, cut := gitProtected(m.Namespace)
+	gp, gitEntries, cut := gitProtected(m.Namespace)
 	if err := p.gitScanCut(cut); err != nil {
 		return err
 	}
@@ -157,6 +157,9 @@ func execNamespaced(p *Plan) error {
 		err = fmt.Errorf("namespaced exec: %w", err)
 	}
 	quarantineNewGit(newGit)
+	if len(cut) == 0 {
+		quarantineNewNestedGit(ns, gitEntries)
+	}
 	return p.afterExit(code, err)
 }
 

@@ -38,7 +38,10 @@ import (
 // cut lists the writable binds whose walk stopped at its bound: a nested
 // repository past it is not found, so the caller refuses unless
 // --best-effort (gitScanCut).
-func gitProtected(ns *landlock.NSPlan) (out, cut []string) {
+//
+// entries are the nested repositories as jpdirs.NestedGitEntries names
+// them, for quarantineNewNestedGit to compare with after the run.
+func gitProtected(ns *landlock.NSPlan) (out, entries, cut []string) {
 	for _, b := range ns.Binds {
 		if !b.RW {
 			continue
@@ -55,13 +58,14 @@ func gitProtected(ns *landlock.NSPlan) (out, cut []string) {
 				out = append(out, filepath.Join(b.Path, sub, ".git"))
 			}
 		}
-		found, complete := nestedGitProtected(b.Path)
+		found, e, complete := nestedGitProtected(b.Path)
 		out = append(out, found...)
+		entries = append(entries, e...)
 		if !complete {
 			cut = append(cut, b.Path)
 		}
 	}
-	return out, cut
+	return out, entries, cut
 }
 
 // gitScanCut refuses a run whose walk for nested repositories stopped at
@@ -95,15 +99,26 @@ func (p *Plan) gitScanCut(cut []string) error {
 // checkout (~/go/src/github.com/ORG/REPO, under an approved ~/go mount)
 // writable (attack_ns_git_scan.txtar). complete is false when the walk
 // stopped at its bound.
-func nestedGitProtected(dir string) (out []string, complete bool) {
-	found, complete := jpdirs.NestedGitDirs(dir, jpdirs.GitScanLimit, 0)
-	for _, g := range found {
+func nestedGitProtected(dir string) (out, entries []string, complete bool) {
+	entries, complete = jpdirs.NestedGitEntries(dir, jpdirs.GitScanLimit)
+	for _, e := range entries {
+		g := e
+		if filepath.Base(e) == "HEAD" {
+			g = filepath.Dir(e) // a bare repository: all of it
+		} else if fi, err := os.Lstat(e); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			// git follows a `.git` symlink: keep what it names.
+			real, err := filepath.EvalSymlinks(e)
+			if err != nil {
+				continue
+			}
+			g = real
+		}
 		out = append(out, g)
 		if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
 			out = append(out, gitDirs(readGitdir(g))...)
 		}
 	}
-	return out, complete
+	return out, entries, complete
 }
 
 // gitDirs is git directory gd and the shared repository directory its
