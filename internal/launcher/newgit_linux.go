@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -88,10 +89,11 @@ func quarantineNewNestedGit(ns *landlock.NSPlan, before []string) {
 	}
 	var fresh []string
 	for _, d := range rw {
-		found, complete := jpdirs.NestedGitEntries(d, jpdirs.GitScanLimit)
-		if !complete {
-			fmt.Fprintf(os.Stderr, "jp-policy: warning: the tool left more than %d entries in %s; a git repository it created past them was not looked for: check before you run git there\n", jpdirs.GitScanLimit, termstyle.Safe(d))
-		}
+		// Unbounded: the walk at the start held at most the bound (or the
+		// run was refused), so what lies past it the tool made during the
+		// run, at a cost higher than walking it; a bound here would let it
+		// hide a repository behind entries it made.
+		found, _ := jpdirs.NestedGitEntries(d, math.MaxInt)
 		for _, g := range found {
 			if !had[g] && inside(g) {
 				had[g] = true
