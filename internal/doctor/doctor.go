@@ -17,8 +17,8 @@ type Facts struct {
 	// UserNSWhy why not (the sysctl or AppArmor restriction found).
 	UserNS    bool
 	UserNSWhy string
-	// Binaries are the absolute paths of jp-policy and jp-policy-exec
-	// (for the AppArmor profile).
+	// Binaries are the absolute paths of the jp-policy binaries (for the
+	// AppArmor profile).
 	Binaries []string
 }
 

@@ -126,7 +126,7 @@ const (
 	onPath    = "a directory on PATH (Debian's, Ubuntu's and Fedora's default start-up files add it): a program written there runs as you, outside any sandbox, in place of the one your next shell command names"
 	editor    = "an editor's start-up files, which run as you, outside any sandbox, when you next open the editor (vim's and neovim's run any command, and load plugins from there)"
 	onPATH    = "a directory on PATH: a program written there runs as you, outside any sandbox, in place of the one you, JP or jp-policy start next by that name"
-	ownBinary = "the directory holding jp-policy's own binaries: a program written there runs unsandboxed in place of jp-policy or jp-policy-exec at the next tool call"
+	ownBinary = "the directory holding jp-policy's own binaries: a program written there runs unsandboxed in place of jp-policy at the next tool call"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
 
@@ -195,12 +195,12 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 // principled are the protected paths that no list has to name: every
 // directory on PATH (what the user's next command, JP, and the tool's own
 // PATH look up; relative entries are left out: they name no fixed place)
-// and the directory holding the running jp-policy binary (jp-policy-exec
-// is looked up beside it). A program written to one of them runs as the
-// user, outside any sandbox, the next time its name is run. An entry that
-// starts with `~` is the home directory's: bash expands it when it looks a
-// command up (`PATH="~/scripts:$PATH"`, quoted, keeps the `~`), so it
-// names a fixed place (attack_protected_path_tilde.txtar).
+// and the directory holding the running jp-policy binary. A program
+// written to one of them runs as the user, outside any sandbox, the next
+// time its name is run. An entry that starts with `~` is the home
+// directory's: bash expands it when it looks a command up
+// (`PATH="~/scripts:$PATH"`, quoted, keeps the `~`), so it names a fixed
+// place (attack_protected_path_tilde.txtar).
 func principled(getenv func(string) string) []Protected {
 	var out []Protected
 	seen := map[string]bool{}

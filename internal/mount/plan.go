@@ -62,6 +62,9 @@ func Prepare(spec string, tools []ToolInfo, env Env) (*Plan, error) {
 	if p.Target, p.CreateTarget, err = resolveTarget(sp.Path, env); err != nil {
 		return p, err
 	}
+	if err := p.checkCreate(env); err != nil {
+		return p, err
+	}
 	if err := p.checkLink(env.Root); err != nil {
 		return p, err
 	}
@@ -93,18 +96,23 @@ func resolveTarget(p string, env Env) (canon string, missing bool, err error) {
 	if rel, err := filepath.Rel(env.Root, canon); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 		return canon, missing, errorf(KindTargetInsideWorkspace, "mount target %s is inside the workspace (%s); mounts are for paths outside it", p, filepath.ToSlash(rel))
 	}
-	if missing {
-		// A missing target is created as a directory. Never one of the
-		// protected paths (a start-up file made a directory breaks the
-		// shell, and a created ~/.ssh or ~/.local/bin is one a write
-		// mount would then fill): those the user makes, if at all.
-		for _, pp := range jpdirs.ProtectedPaths(env.Root, nil) {
-			if within(canon, pp.Path) || within(pp.Path, canon) {
-				return canon, missing, errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it: %s is a protected path (%s); create it yourself if you mean to mount it", p, pp.Path, pp.What)
-			}
+	return canon, missing, nil
+}
+
+// checkCreate refuses to create, for a writable mount, a missing target
+// that is or holds a protected path: a start-up file made a directory
+// breaks the shell, and a created ~/.ssh or ~/.local/bin is one the
+// write mount would then fill. Those the user makes, if at all.
+func (p *Plan) checkCreate(env Env) error {
+	if !p.CreateTarget || !p.Spec.Mode.Writes() {
+		return nil
+	}
+	for _, pp := range jpdirs.ProtectedPaths(env.Root, nil) {
+		if within(p.Target, pp.Path) || within(pp.Path, p.Target) {
+			return errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it for a writable mount: %s is a protected path (%s); create it yourself if you mean to mount it", p.Spec.Path, pp.Path, pp.What)
 		}
 	}
-	return canon, missing, nil
+	return nil
 }
 
 // within reports whether p is dir or below it.

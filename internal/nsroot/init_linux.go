@@ -72,6 +72,14 @@ func runInit(s *Spec) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fail("caps", err, "prctl(PR_SET_DUMPABLE)")
 	}
+	// Caught, not ignored, across the fork: an ignored disposition would
+	// be inherited by the command, and with the Go runtime's own handler
+	// a signal the command sends its parent before Ignore below (kill
+	// -TERM $PPID, at once) would end stage 2, and with it the run.
+	// Handlers are reset in the child, so the command starts with the
+	// default dispositions.
+	caught := make(chan os.Signal, 16)
+	signal.Notify(caught, initSignals...)
 	pidfd := -1
 	pid, err := syscall.ForkExec(s.Path, s.Argv, &syscall.ProcAttr{
 		Env:   s.Env,

@@ -13,9 +13,8 @@ var errListenAddr = errors.New("not an IPv4 address and port (a.b.c.d:port)")
 // address and a port, as net/netip.ParseAddrPort reads such an address
 // (FuzzParseListenAddr holds the two to agreement). Stage 2 only ever
 // listens on the proxy's loopback address inside a network namespace
-// that has nothing else, so IPv6 is not taken. Not netip itself: its
-// package initialiser runs on every start of a binary that links it, and
-// stage 2 is linked into jp-policy-exec, so every tool call would pay it.
+// that has nothing else, so IPv6 is not taken. Not netip itself: nsroot
+// links no network package (parent_linux.go, Child.Listeners).
 func parseListenAddr(s string) (ip [4]byte, port uint16, err error) {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {

@@ -412,6 +412,29 @@ func TestExitStatus(t *testing.T) {
 // the command exits every process it started is gone before Wait
 // returns, however deep: the bottom of a chain held a lock on a file,
 // which is free again.
+// TestInitSurvivesEarlySignals: a command that signals its parent (stage
+// 2, the namespace's init) the moment it starts does not end the run:
+// stage 2 catches those signals from before the fork (the Go runtime's
+// own handler would make it exit). Repeated, since the window is the
+// time between the fork and stage 2 settling as init.
+func TestInitSurvivesEarlySignals(t *testing.T) {
+	requireUserns(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh: a shell starts fast enough to hit the window")
+	}
+	for i := range 40 {
+		s := baseSpec(t)
+		s.Proc = true
+		s.Path = sh
+		s.Argv = []string{"sh", "-c", "kill -TERM $PPID; kill -INT $PPID; kill -HUP $PPID; echo alive"}
+		code, out := run(t, s)
+		if code != 0 || out != "alive" {
+			t.Fatalf("run %d: exit %d, %q", i, code, out)
+		}
+	}
+}
+
 func TestPIDNamespace(t *testing.T) {
 	requireUserns(t)
 	s := baseSpec(t)

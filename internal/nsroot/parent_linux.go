@@ -24,9 +24,8 @@ type Child struct {
 	// Listeners are the listening TCP sockets stage 2 opened for
 	// Spec.Listen, in that order, inside the command's network namespace,
 	// as files: net.FileListener makes each a net.Listener. nsroot does
-	// not link package net itself, because its stage 2 runs in
-	// jp-policy-exec, which would otherwise initialise net (and
-	// net/netip) on every start.
+	// not link package net itself: what a binary links is initialised on
+	// every start, and nsroot's callers need not use the network.
 	Listeners []*os.File
 	// Files are the descriptors stage 2's Finalize hook handed back with
 	// SendFile, by name.

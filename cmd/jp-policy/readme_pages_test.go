@@ -41,3 +41,15 @@ func TestReadmeLearnRunByScript(t *testing.T) {
 		t.Errorf("the README's learn block has %d commands, want the four steps", n)
 	}
 }
+
+// TestReadmeIsALandingPage: the README stays a landing page (at most 300
+// lines); reference goes to docs/.
+func TestReadmeIsALandingPage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, want at most 300: move reference material to docs/", n)
+	}
+}
