@@ -29,7 +29,7 @@ type Protected struct {
 // (where JP would read other user-level config layers, and other paths
 // are the protected ones) refuses as stale.
 func ProtectedEnv() []string {
-	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR", "PATH"}
+	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR", "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD"}
 	if platform.Host == platform.Windows {
 		env = append(env, "USERPROFILE", "APPDATA", "LOCALAPPDATA")
 	}
@@ -126,6 +126,7 @@ const (
 	onPath    = "a directory on PATH (Debian's, Ubuntu's and Fedora's default start-up files add it): a program written there runs as you, outside any sandbox, in place of the one your next shell command names"
 	editor    = "an editor's start-up files, which run as you, outside any sandbox, when you next open the editor (vim's and neovim's run any command, and load plugins from there)"
 	onPATH    = "a directory on PATH: a program written there runs as you, outside any sandbox, in place of the one you, JP or jp-policy start next by that name"
+	onLibPath = "on the dynamic loader's path (LD_LIBRARY_PATH, LD_PRELOAD): a library written there is loaded, as you and outside any sandbox, into the programs you start next"
 	ownBinary = "the directory holding jp-policy's own binaries: a program written there runs unsandboxed in place of jp-policy at the next tool call"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
@@ -218,6 +219,19 @@ func principled(getenv func(string) string) []Protected {
 		}
 		if d != "" && filepath.IsAbs(d) {
 			add(d, onPATH)
+		}
+	}
+	// The dynamic loader's search path and preloads, as PATH is the
+	// shell's: a library written there is loaded into every program the
+	// user starts next (attack_protected_path_tilde.txtar).
+	for _, d := range filepath.SplitList(getenv("LD_LIBRARY_PATH")) {
+		if d != "" && filepath.IsAbs(d) {
+			add(d, onLibPath)
+		}
+	}
+	for _, f := range strings.FieldsFunc(getenv("LD_PRELOAD"), func(r rune) bool { return r == ' ' || r == ':' }) {
+		if filepath.IsAbs(f) {
+			add(f, onLibPath)
 		}
 	}
 	if exe, err := os.Executable(); err == nil {
