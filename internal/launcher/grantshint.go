@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/shquote"
 )
 
 // grantHint explains a program the tool's Linux grants cannot run: the
@@ -43,21 +44,8 @@ func (p *Plan) grantHint() string {
 	if name == "" || name == string(filepath.Separator) {
 		name = "toolchain"
 	}
-	spec := shellQuote(fmt.Sprintf("%s:%s=%s:rx", p.Tool, name, tildeHome(dir)))
+	spec := shquote.Quote(fmt.Sprintf("%s:%s=%s:rx", p.Tool, name, tildeHome(dir)))
 	return fmt.Sprintf("hint: %s is outside tool %q's grants, so the sandbox cannot run it; grant its toolchain read-only with execute:\n  jp-policy mount %s && jp-policy compile\n(README, \"Toolchains outside the workspace\": rustup and pyenv need more than one directory)", what, p.Tool, spec)
-}
-
-// shellQuote returns s as one shell word: unchanged when it holds only
-// characters no shell treats specially, else in single quotes (mount
-// expands a leading ~ itself, so a quoted ~/dir still means the home).
-func shellQuote(s string) string {
-	plain := strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=~+,@%", r))
-	}) < 0
-	if plain && s != "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // outsideExecGrants lists, in order and without repeats, the paths among

@@ -7,16 +7,18 @@ import (
 
 func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
-		"fmt":            "fmt",
-		"~/.cache/pip":   "~/.cache/pip",
-		"":               "''",
-		"a b":            "'a b'",
-		"it's":           `'it'\''s'`,
-		"$(rm -rf /)":    "'$(rm -rf /)'",
-		"t:n=~/x:rw":     "t:n=~/x:rw",
-		"line\nbreak":    "'line\nbreak'",
-		"back`tick`":     "'back`tick`'",
-		"semi;colon&amp": "'semi;colon&amp'",
+		"fmt":                  "fmt",
+		"~/.cache/pip":         "~/.cache/pip",
+		"":                     "''",
+		"a b":                  "'a b'",
+		"it's":                 `'it'\''s'`,
+		"$(rm -rf /)":          "'$(rm -rf /)'",
+		"t:n=~/x:rw":           "t:n=~/x:rw",
+		"line\nbreak":          "'line\nbreak'",
+		"back`tick`":           "'back`tick`'",
+		"semi;colon&amp":       "'semi;colon&amp'",
+		"t:cargo=~/.cargo:rx":  "t:cargo=~/.cargo:rx",
+		"t:x=/opt/my tools:rx": "'t:x=/opt/my tools:rx'",
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
