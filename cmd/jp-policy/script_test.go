@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/enforcetest"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -64,6 +66,11 @@ func cmdUnenv(ts *testscript.TestScript, neg bool, args []string) {
 func noUsernsForTest() {
 	if os.Getenv("JP_POLICY_TEST_NO_USERNS") == "1" {
 		nsroot.SetUnavailableForTest("JP_POLICY_TEST_NO_USERNS=1 (test only)")
+	}
+	// JP_POLICY_TEST_GIT_SCAN_LIMIT=N lowers the bound of the walk for
+	// nested repositories (attack_ns_git_scan.txtar).
+	if n, err := strconv.Atoi(os.Getenv("JP_POLICY_TEST_GIT_SCAN_LIMIT")); err == nil && n > 0 {
+		jpdirs.SetGitScanLimitForTest(n)
 	}
 }
 

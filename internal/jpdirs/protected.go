@@ -3,6 +3,7 @@ package jpdirs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/platform"
 )
@@ -28,7 +29,7 @@ type Protected struct {
 // (where JP would read other user-level config layers, and other paths
 // are the protected ones) refuses as stale.
 func ProtectedEnv() []string {
-	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR", "PATH"}
+	env := []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "JP_GLOBAL_CONFIG_DIR", "JP_USER_DATA_DIR", "ZDOTDIR", "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD"}
 	if platform.Host == platform.Windows {
 		env = append(env, "USERPROFILE", "APPDATA", "LOCALAPPDATA")
 	}
@@ -71,6 +72,7 @@ var homeStartup = []struct{ rel, what string }{
 	{".xinitrc", xSession},
 	{".gitconfig", gitConfig},
 	{filepath.Join(".local", "bin"), onPath},
+	{filepath.Join(".local", "lib"), "Python's per-user site-packages (~/.local/lib/pythonX.Y/site-packages): a `.pth` file or `usercustomize.py` there runs as you in the next Python you start, outside any sandbox"},
 	{"bin", onPath},
 	{filepath.Join("go", "bin"), "where `go install` puts programs (commonly on PATH, and where jp-policy itself is installed): a program written there runs as you, outside any sandbox, in place of the one you or JP start next"},
 	{filepath.Join(".cargo", "bin"), "where `cargo install` and rustup put programs (on PATH through ~/.cargo/env): a program written there runs as you, outside any sandbox, in place of cargo or rustc"},
@@ -100,6 +102,7 @@ var xdgStartup = []struct{ rel, what string }{
 	{"environment.d", "systemd's user environment (PATH, LD_PRELOAD), set for every program of your next login session"},
 	{"plasma-workspace", "KDE Plasma's env and shutdown scripts, which run as you at your next login or logout"},
 	{"nvim", editor},
+	{"direnv", "direnv's config (direnvrc, lib/), which runs as you in your shell whenever you enter a directory with an allowed .envrc"},
 	{"tmux", "tmux's config directory, which runs commands as you when tmux next starts"},
 	{"emacs", editor},
 }
@@ -123,6 +126,7 @@ const (
 	onPath    = "a directory on PATH (Debian's, Ubuntu's and Fedora's default start-up files add it): a program written there runs as you, outside any sandbox, in place of the one your next shell command names"
 	editor    = "an editor's start-up files, which run as you, outside any sandbox, when you next open the editor (vim's and neovim's run any command, and load plugins from there)"
 	onPATH    = "a directory on PATH: a program written there runs as you, outside any sandbox, in place of the one you, JP or jp-policy start next by that name"
+	onLibPath = "on the dynamic loader's path (LD_LIBRARY_PATH, LD_PRELOAD): a library written there is loaded, as you and outside any sandbox, into the programs you start next"
 	ownBinary = "the directory holding jp-policy's own binaries: a program written there runs unsandboxed in place of jp-policy at the next tool call"
 	gitConfig = "git's user config, which can make your next git command run programs as you (core.hooksPath, aliases, filters, core.sshCommand)"
 )
@@ -192,8 +196,12 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 // principled are the protected paths that no list has to name: every
 // directory on PATH (what the user's next command, JP, and the tool's own
 // PATH look up; relative entries are left out: they name no fixed place)
-// and the directory holding the running jp-policy binary. A program written to one of them runs as the
-// user, outside any sandbox, the next time its name is run.
+// and the directory holding the running jp-policy binary. A program
+// written to one of them runs as the user, outside any sandbox, the next
+// time its name is run. An entry that starts with `~` is the home
+// directory's: bash expands it when it looks a command up
+// (`PATH="~/scripts:$PATH"`, quoted, keeps the `~`), so it names a fixed
+// place (attack_protected_path_tilde.txtar).
 func principled(getenv func(string) string) []Protected {
 	var out []Protected
 	seen := map[string]bool{}
@@ -204,9 +212,26 @@ func principled(getenv func(string) string) []Protected {
 			out = append(out, Protected{p, what})
 		}
 	}
+	h := home(getenv)
 	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if rest, ok := strings.CutPrefix(d, "~"); ok && (rest == "" || rest[0] == '/') && h != "" && filepath.IsAbs(h) {
+			d = filepath.Join(h, rest)
+		}
 		if d != "" && filepath.IsAbs(d) {
 			add(d, onPATH)
+		}
+	}
+	// The dynamic loader's search path and preloads, as PATH is the
+	// shell's: a library written there is loaded into every program the
+	// user starts next (attack_protected_path_tilde.txtar).
+	for _, d := range filepath.SplitList(getenv("LD_LIBRARY_PATH")) {
+		if d != "" && filepath.IsAbs(d) {
+			add(d, onLibPath)
+		}
+	}
+	for _, f := range strings.FieldsFunc(getenv("LD_PRELOAD"), func(r rune) bool { return r == ' ' || r == ':' }) {
+		if filepath.IsAbs(f) {
+			add(f, onLibPath)
 		}
 	}
 	if exe, err := os.Executable(); err == nil {

@@ -84,8 +84,27 @@ func TestNestedGitDirs(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
+	// A bare repository (HEAD beside objects/ and refs/), a HEAD alone
+	// (not one), and a `.git` symlink, whose target is returned.
+	for _, d := range []string{"m/p.git/objects", "m/p.git/refs", "notbare", "r", "store"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"m/p.git/HEAD", "notbare/HEAD", "store/config"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../store", filepath.Join(root, "r/.git")); err != nil {
+		t.Fatal(err)
+	}
+	store, err := filepath.EvalSymlinks(filepath.Join(root, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, complete := NestedGitDirs(root, GitScanLimit, 0)
-	want := []string{filepath.Join(root, "a/.git"), filepath.Join(root, "a/b/c/.git"), filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
+	want := []string{filepath.Join(root, "a/.git"), filepath.Join(root, "a/b/c/.git"), filepath.Join(root, "m/p.git"), store, filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
 	if !complete || !slices.Equal(got, want) {
 		t.Errorf("NestedGitDirs = %v %v, want %v complete", got, complete, want)
 	}
@@ -94,7 +113,7 @@ func TestNestedGitDirs(t *testing.T) {
 	}
 	// Depth 3: a/b/c/.git is four names down, vendor/x/.git three.
 	got, _ = NestedGitDirs(root, GitScanLimit, 3)
-	want = []string{filepath.Join(root, "a/.git"), filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
+	want = []string{filepath.Join(root, "a/.git"), filepath.Join(root, "m/p.git"), store, filepath.Join(root, "s/.git"), filepath.Join(root, "vendor/x/.git")}
 	if !slices.Equal(got, want) {
 		t.Errorf("NestedGitDirs to depth 3 = %v, want %v", got, want)
 	}

@@ -33,7 +33,11 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	ns := m.Namespace.WithProtected(gitProtected(m.Namespace, m.Root))
+	gp, gitEntries, cut := gitProtected(m.Namespace)
+	if err := p.gitScanCut(cut); err != nil {
+		return err
+	}
+	ns := m.Namespace.WithProtected(gp)
 	newGit := absentGit(ns)
 	spec := &nsroot.Spec{
 		Path: p.Path, Argv: p.Argv, Env: p.Env,
@@ -164,6 +168,9 @@ func execNamespaced(p *Plan) error {
 		err = fmt.Errorf("namespaced exec: %w", err)
 	}
 	quarantineNewGit(newGit)
+	if len(cut) == 0 {
+		quarantineNewNestedGit(ns, gitEntries)
+	}
 	return p.afterExit(code, err)
 }
 

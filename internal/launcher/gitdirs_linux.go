@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
@@ -33,8 +34,14 @@ import (
 // Only paths that exist are listed (a protected path is a bind of itself);
 // WithProtected keeps those under a writable bind and not under a
 // protected one. A `.git` file is read up to its first line.
-func gitProtected(ns *landlock.NSPlan, root string) []string {
-	var out []string
+//
+// cut lists the writable binds whose walk stopped at its bound: a nested
+// repository past it is not found, so the caller refuses unless
+// --best-effort (gitScanCut).
+//
+// entries are the nested repositories as jpdirs.NestedGitEntries names
+// them, for quarantineNewNestedGit to compare with after the run.
+func gitProtected(ns *landlock.NSPlan) (out, entries, cut []string) {
 	for _, b := range ns.Binds {
 		if !b.RW {
 			continue
@@ -51,35 +58,67 @@ func gitProtected(ns *landlock.NSPlan, root string) []string {
 				out = append(out, filepath.Join(b.Path, sub, ".git"))
 			}
 		}
-		out = append(out, nestedGitProtected(b.Path, root)...)
+		found, e, complete := nestedGitProtected(b.Path)
+		out = append(out, found...)
+		entries = append(entries, e...)
+		if !complete {
+			cut = append(cut, b.Path)
+		}
 	}
-	return out
+	return out, entries, cut
 }
 
-// nestedGitProtected is every `.git` nested in the writable bind at dir
-// (jpdirs.NestedGitDirs: at any depth inside the workspace root, in the
-// top levels of a mount outside it), and for a `.git` file the git
+// gitScanCut refuses a run whose walk for nested repositories stopped at
+// its bound, unless --best-effort (then it warns): a tool that filled a
+// writable grant with entries (or a grant over a huge tree) would
+// otherwise leave every repository past them writable, and a warning on
+// the tool's stderr is read by the tool, not the user.
+func (p *Plan) gitScanCut(cut []string) error {
+	if len(cut) == 0 {
+		return nil
+	}
+	d := Degradation{
+		Clause: emit.Clause{ID: "ns.protected", What: "every nested .git in a writable grant read-only"},
+		Reason: fmt.Sprintf("%s hold(s) more than %d entries, so nested git repositories past them cannot be found and kept read-only; remove what the tool left there, or grant a narrower directory",
+			strings.Join(cut, ", "), jpdirs.GitScanLimit),
+	}
+	if !p.bestEffort {
+		return &UnenforceableError{ABI: p.ABI, Degraded: []Degradation{d}}
+	}
+	fmt.Fprintf(os.Stderr, "jp-policy: warning: --best-effort: %s\n", d)
+	return nil
+}
+
+// nestedGitProtected is every `.git` nested in the writable bind at dir,
+// at any depth (jpdirs.NestedGitDirs), inside the workspace or in an
+// approved mount outside it alike, and for a `.git` file the git
 // directories it names: a plain clone or a submodule added from an
 // existing clone has a `.git` directory no list names, and git runs its
 // config (core.fsmonitor) and hooks on the user's next command there. A
-// walk cut short by its bound is said on stderr, with what stays open.
-func nestedGitProtected(dir, root string) []string {
-	depth := 0
-	if root == "" || !(dir == root || strings.HasPrefix(dir, strings.TrimSuffix(root, "/")+"/")) {
-		depth = jpdirs.GitScanDepthOutside
-	}
-	found, complete := jpdirs.NestedGitDirs(dir, jpdirs.GitScanLimit, depth)
-	if !complete {
-		fmt.Fprintf(os.Stderr, "jp-policy: warning: %s holds more than %d entries; nested git repositories past them are not kept read-only\n", dir, jpdirs.GitScanLimit)
-	}
-	var out []string
-	for _, g := range found {
+// mount is walked whole too: a depth bound there left a GOPATH-style
+// checkout (~/go/src/github.com/ORG/REPO, under an approved ~/go mount)
+// writable (attack_ns_git_scan.txtar). complete is false when the walk
+// stopped at its bound.
+func nestedGitProtected(dir string) (out, entries []string, complete bool) {
+	entries, complete = jpdirs.NestedGitEntries(dir, jpdirs.GitScanLimit)
+	for _, e := range entries {
+		g := e
+		if filepath.Base(e) == "HEAD" {
+			g = filepath.Dir(e) // a bare repository: all of it
+		} else if fi, err := os.Lstat(e); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			// git follows a `.git` symlink: keep what it names.
+			real, err := filepath.EvalSymlinks(e)
+			if err != nil {
+				continue
+			}
+			g = real
+		}
 		out = append(out, g)
 		if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
 			out = append(out, gitDirs(readGitdir(g))...)
 		}
 	}
-	return out
+	return out, entries, complete
 }
 
 // gitDirs is git directory gd and the shared repository directory its

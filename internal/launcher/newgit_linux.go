@@ -2,12 +2,15 @@ package launcher
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
@@ -50,4 +53,53 @@ func quarantineNewGit(absent []string) {
 		}
 		fmt.Fprintf(os.Stderr, "jp-policy: the tool created %s, which git would run code from as you; moved to %s (a tool cannot make a repository: run git init yourself, and exec keeps it read-only unless a rule names .git)\n", termstyle.Safe(g), termstyle.Safe(to))
 	}
+}
+
+// quarantineNewNestedGit is quarantineNewGit for the repositories below
+// the top of the writable binds: it walks them again once the run is
+// over and moves aside each entry that makes a repository (a `.git`, a
+// bare repository's HEAD, jpdirs.NestedGitEntries) that the walk at the
+// start (before) did not see. A tool that ran `git init src/lib` and set
+// core.fsmonitor there got it run by the user's next git command in
+// src/lib, or by a git-aware prompt on `cd` (attack_nested_new_git.txtar).
+// Nothing is followed: a `.git` symlink is moved, not what it names (the
+// tool chooses that, and could name a file it may not write), and a bare
+// repository loses its HEAD, not its directory (the tool may have made
+// HEAD, objects/ and refs/ in a directory of the user's). Skipped when the
+// walk at the start was cut short (--best-effort): a repository the user
+// made past its bound would look new.
+func quarantineNewNestedGit(ns *landlock.NSPlan, before []string) {
+	had := make(map[string]bool, len(before))
+	for _, g := range before {
+		had[g] = true
+	}
+	var rw []string
+	for _, b := range ns.Binds {
+		if b.RW {
+			rw = append(rw, b.Path)
+		}
+	}
+	inside := func(p string) bool {
+		for _, d := range rw {
+			if strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	var fresh []string
+	for _, d := range rw {
+		// Unbounded: the walk at the start held at most the bound (or the
+		// run was refused), so what lies past it the tool made during the
+		// run, at a cost higher than walking it; a bound here would let it
+		// hide a repository behind entries it made.
+		found, _ := jpdirs.NestedGitEntries(d, math.MaxInt)
+		for _, g := range found {
+			if !had[g] && inside(g) {
+				had[g] = true
+				fresh = append(fresh, g)
+			}
+		}
+	}
+	quarantineNewGit(fresh)
 }

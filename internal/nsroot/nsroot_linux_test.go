@@ -770,3 +770,33 @@ func TestReceiveClosesStrayDescriptors(t *testing.T) {
 		}
 	}
 }
+
+// TestInitHoldsNoRoot: stage 2 stays as the namespace's init while the
+// command runs, and keeps no descriptor on the new root or the mask
+// source (it held both before).
+func TestInitHoldsNoRoot(t *testing.T) {
+	requireUserns(t)
+	child, out, done := startLines(t, baseSpec(t, "waitsig"))
+	defer done()
+	if line, _ := out.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("helper said %q", line)
+	}
+	dir := fmt.Sprintf("/proc/%d/fd", child.Pid)
+	ents, lerr := os.ReadDir(dir)
+	var held []string
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && (l == "/" || strings.HasSuffix(l, emptyName)) {
+			held = append(held, e.Name()+" -> "+l)
+		}
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGUSR1) // forwarded: the command ends
+	if _, err := child.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if lerr != nil {
+		t.Skipf("stage 2's descriptors cannot be listed from here (it is not dumpable): %v", lerr)
+	}
+	if len(held) > 0 {
+		t.Errorf("stage 2 holds %q while the command runs", held)
+	}
+}

@@ -326,6 +326,14 @@ func buildRoot(s *Spec) error {
 	if err := unix.Chdir(wd); err != nil {
 		return fail("pivot", err, "working directory %s", wd)
 	}
+	// Stage 2 stays as the init while the command runs: it keeps no
+	// handle on the new root or the mask source (the command could not
+	// reach them, stage 2 being not dumpable, but nothing needs them).
+	if r.fd != r.tmpfsFD {
+		unix.Close(r.fd)
+	}
+	unix.Close(r.tmpfsFD)
+	unix.Close(r.empty)
 	return nil
 }
 
