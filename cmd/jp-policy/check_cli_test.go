@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/policytest"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // TestCheckCLIMatchesAPI runs `check --access --json` in-process over

@@ -11,8 +11,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/mount"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // ApprovalsCmd lists, pre-seeds or withdraws mount approvals without a

@@ -10,8 +10,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/configdelta"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // compileToolPolicy compiles one tool's policy from the config layers and

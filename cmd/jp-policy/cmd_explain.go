@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // ExplainCmd is `jp-policy explain`.

@@ -12,9 +12,9 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/shquote"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // LearnCmd runs a command observed and proposes the least access that

@@ -11,7 +11,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/lint"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // runDenials is `jp-policy exec --denials`: the same exec, without the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Binding is one approval as `approvals list` shows it: what was approved

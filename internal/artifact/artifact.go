@@ -13,7 +13,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // FormatVersion is the artifact format; readers refuse other versions.

@@ -4,7 +4,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // DirExec holds one small file per tool for exec (execplan.DirExec).

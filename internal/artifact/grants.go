@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Why a grants record beside the pin: compile compares what it is about

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func reviewedSample() *Policy {

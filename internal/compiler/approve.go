@@ -11,7 +11,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/lint"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // MountPrompt is what the user is shown before an external target is

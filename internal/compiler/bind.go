@@ -7,7 +7,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/lint"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // boundRule is one written fs rule after binding to this machine. Drop is

@@ -12,8 +12,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Explain writes the human view of one compiled tool (or of every tool

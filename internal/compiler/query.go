@@ -3,8 +3,8 @@ package compiler
 import (
 	"fmt"
 
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/suggest"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // ToolPolicy compiles the workspace in memory and returns one tool's

@@ -3,7 +3,7 @@ package configdelta
 import (
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 var rfdOutcome = []byte(`{

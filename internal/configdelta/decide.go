@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // RFD 078's rejection reasons this check can reach (user_rejected and

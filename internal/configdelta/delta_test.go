@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 func parse(t *testing.T, doc string) (*Outcome, []*InvalidError) {

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/suggest"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Leaf is one concrete change an outcome asks for: a write of one config

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // WriteText renders r for people: the structural errors, one block per

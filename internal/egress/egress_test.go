@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"golang.org/x/net/dns/dnsmessage"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // DNSAddr is where the resolver listens inside the namespace (UDP), and

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // CommandsClause describes a policy's `commands` table. how says what the

@@ -1,6 +1,6 @@
 package emit
 
-import "github.com/jp-policy/jp-policy/policy"
+import "github.com/jp-policy/jp-policy/internal/policy"
 
 // PathKind says what a rule's path is on this machine at compile time.
 type PathKind string

@@ -1,6 +1,6 @@
 package emit
 
-import "github.com/jp-policy/jp-policy/policy"
+import "github.com/jp-policy/jp-policy/internal/policy"
 
 // Env is a manifest's environment allowlist, the same on every platform
 // that filters the environment (landlock and winjob manifests). A

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // SchemePort is the default TCP port of the (lower-case) schemes the

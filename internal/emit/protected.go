@@ -2,7 +2,7 @@ package emit
 
 import (
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // ProtectedPaths is jpdirs.ProtectedPaths for the workspace at root, each

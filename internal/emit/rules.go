@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // InputError reports an emit.Tool that an emitter refuses to translate.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func TestWithin(t *testing.T) {

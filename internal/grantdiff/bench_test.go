@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // BenchmarkCompare: the diff exec runs on its stale path, for an artifact

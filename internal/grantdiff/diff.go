@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Clause names, in the order changes are reported within a tool.

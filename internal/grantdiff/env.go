@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // otherVar stands for every variable name no rule literal reaches.

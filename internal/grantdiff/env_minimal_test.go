@@ -3,7 +3,7 @@ package grantdiff
 import (
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // minimalRules is the env clause compile writes for a tool without env

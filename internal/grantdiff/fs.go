@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // notable are the workspace paths JP116 calls self-escalation: writing

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/policytest"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 var (

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // fakeBin writes executable scripts named names into a new directory and

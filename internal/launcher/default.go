@@ -10,7 +10,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // DefaultTool is RFD 075's default policy for a workspace as emitter

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func TestFilterEnv(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // leanArtifact is the part of policy.json the launcher needs when the pin

@@ -17,8 +17,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // Options is one `jp-policy exec` invocation.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // TestSandboxExecArgv: the profile's program parameters name the program

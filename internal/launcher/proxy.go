@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/jp-policy/jp-policy/internal/netproxy"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // proxyFor is the filtering proxy for a tool's net rules: every request

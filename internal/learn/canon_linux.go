@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // maxDirs bounds the cache of canonical directories.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // fuzzPaths are the paths a fuzzed run touches: existing files and

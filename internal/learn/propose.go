@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // DefaultCollapse is how many rule paths below one directory make the

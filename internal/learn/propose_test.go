@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // workspace makes a canonical workspace root holding files (a trailing

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/jp-policy/jp-policy/internal/config"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // bindFS binds a tool's fs rules exactly as the compiler does, through

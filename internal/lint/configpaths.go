@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/jp-policy/jp-policy/policy"
+import "github.com/jp-policy/jp-policy/internal/policy"
 
 // The sensitive and map-valued config path tables of RFD 078 live in
 // package policy, which refuses the same rules in any access object; lint

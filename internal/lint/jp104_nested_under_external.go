@@ -2,7 +2,7 @@ package lint
 
 import (
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 var ruleJP104 = Rule{

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 var ruleJP107 = Rule{

@@ -5,7 +5,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 var ruleJP114 = Rule{

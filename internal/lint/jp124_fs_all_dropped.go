@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 var ruleJP124 = Rule{

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Approvals is what lint needs of the approvals store (RFD D43): the

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/config"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // boundRule is one fs rule of a tool after binding it to this machine.

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Env is where a mount happens.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/suggest"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // ToolInfo is what a mount needs to know about one configured tool.

@@ -13,7 +13,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/approvals"
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // UnmountResult reports what Unmount removed.

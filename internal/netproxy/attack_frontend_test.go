@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // resolvingOrigin answers every request with the path its target means

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // publicDialer dials for real, except that the public test address

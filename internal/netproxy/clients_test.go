@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // clientEnv is a clean environment with only the proxy variables, so the

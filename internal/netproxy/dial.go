@@ -6,7 +6,7 @@ import (
 	"net"
 	"net/netip"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Resolver looks up a name's addresses; *net.Resolver is one.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // netHTTPProxy is the plain HTTP path as it was before the proxy had its

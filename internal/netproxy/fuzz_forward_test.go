@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // fuzzUpstream is a real loopback HTTP/1.1 upstream that parses what

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func u16(n int) *uint16 { v := uint16(n); return &v }

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // httpConn is one HTTP proxy client connection and the upstream

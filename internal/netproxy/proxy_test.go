@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func TestHTTPForward(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Decider decides one request: scheme ("" when unknown), host as the

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // SOCKS5 (RFC 1928) constants.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Transparent connections: a client that ignores the proxy variables

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Minimal is RFD 075's minimal environment (policy.MinimalEnv); a

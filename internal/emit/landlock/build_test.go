@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func TestGolden(t *testing.T) {

@@ -2,8 +2,8 @@ package landlock
 
 import (
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // FormatVersion is bumped whenever the manifest's meaning changes.

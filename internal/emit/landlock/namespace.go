@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // NSPlan is how a launcher with a private mount namespace builds the

@@ -2,7 +2,7 @@ package landlock
 
 import (
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Rights is a set of Landlock filesystem access rights, one bit per right

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func caps(ks ...policy.Capability) emit.Caps {

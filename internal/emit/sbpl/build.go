@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Write sub-operations for policies that grant only part of create,

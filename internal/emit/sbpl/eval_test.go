@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // allowed evaluates the profile's allow rules for one operation on one

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Minimal is the Windows minimal environment: RFD 075's set

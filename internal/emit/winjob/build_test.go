@@ -5,7 +5,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func TestGolden(t *testing.T) {

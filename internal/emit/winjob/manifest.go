@@ -2,7 +2,7 @@ package winjob
 
 import (
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // FormatVersion is bumped whenever the manifest's meaning changes.

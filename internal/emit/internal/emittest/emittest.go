@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Update rewrites golden files instead of comparing against them.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/policy"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Scenario is one golden case shared by all three emitters.

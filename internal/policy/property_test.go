@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/policytest"
-	"github.com/jp-policy/jp-policy/policy"
 )
 
 // TestPropertyConfinement checks, over random trees and policies, that

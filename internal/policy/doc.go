@@ -17,8 +17,9 @@
 //     the emitters and lint call instead of re-implementing them;
 //   - Default, RFD 075's default policy, and DenyAllFS.
 //
-// It is importable by Go tools as their counterpart of JP's
-// `jp_tool::Context::check_*`. The package does no config loading and no
+// It is the engine behind every command, internal to this module until a
+// Go program outside it needs one (then its API is chosen for that use).
+// The package does no config loading and no
 // I/O beyond resolving symlinks under the workspace root (and PATH lookup
 // for CheckCommand). Errors callers branch on are types: *PathError,
 // *RuleError, *DeniedError, *InputError, *PolicyError.
