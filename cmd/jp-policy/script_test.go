@@ -128,6 +128,12 @@ func TestScripts(t *testing.T) {
 			"unenv":     cmdUnenv,
 		},
 		Setup: func(env *testscript.Env) error {
+			// Scripts run as root here: one that wrote through a path it
+			// took for sandboxed would damage the machine, and every
+			// script after it would fail for no reason of its own.
+			if err := devNullIntact(); err != nil {
+				return err
+			}
 			env.Setenv("SHARED", filepath.Join(repo, "..", "shared"))
 			env.Setenv("REPO", repo)
 			env.Setenv("GOOS", runtime.GOOS)
@@ -307,4 +313,19 @@ func goCache() string {
 		return "off"
 	}
 	return filepath.Join(dir, "go-build")
+}
+
+// devNullIntact reports /dev/null replaced (it was once found a symlink
+// after a test run as root): a script that starts finds the machine as
+// the scripts before it left it, and this names the damage instead of a
+// hundred unrelated failures.
+func devNullIntact() error {
+	fi, err := os.Lstat("/dev/null")
+	if err != nil || runtime.GOOS == "windows" {
+		return nil
+	}
+	if fi.Mode()&os.ModeCharDevice == 0 {
+		return fmt.Errorf("/dev/null is no longer a character device (%v): a script that ran before this one replaced it; restore it (mknod -m 666 /dev/null c 1 3) and find that script", fi.Mode())
+	}
+	return nil
 }
