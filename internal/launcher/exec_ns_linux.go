@@ -64,8 +64,12 @@ func execNamespaced(p *Plan) error {
 		if real, err := filepath.EvalSymlinks(cwd); err == nil {
 			cwd = real
 		}
+		// The working directory exists in the new root when a bind holds
+		// it, or when it lies above one (a directory made for mount
+		// points: a workspace whose rules name only src/ and go.mod).
+		// Elsewhere the command starts in /.
 		for _, r := range roots {
-			if cwd == r || strings.HasPrefix(cwd, strings.TrimSuffix(r, "/")+"/") {
+			if cwd == r || strings.HasPrefix(cwd, strings.TrimSuffix(r, "/")+"/") || strings.HasPrefix(r, strings.TrimSuffix(cwd, "/")+"/") {
 				spec.Workdir = cwd
 				break
 			}

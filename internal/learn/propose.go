@@ -136,7 +136,12 @@ func Propose(obs Observations, ctx Context) (*Proposal, error) {
 			reqs = append(reqs, requirement{path: rel, op: fa.Op, gone: gone, dir: dir})
 			continue
 		}
-		if underAny(p, ctx.Scratch) || (ctx.Baseline != nil && ctx.Baseline(p, fa.Op)) {
+		// The home's caches are the user's even where the home lies under
+		// /tmp (a CI runner, a test): exec gives the tool a scratch HOME,
+		// so they need a mount like any other.
+		_, inHome := within(ctx.Home, p)
+		inHome = inHome && ctx.Home != ""
+		if (!inHome && underAny(p, ctx.Scratch)) || (ctx.Baseline != nil && ctx.Baseline(p, fa.Op)) {
 			continue
 		}
 		external[p] |= fa.Op
@@ -180,25 +185,16 @@ func proposeFS(reqs []requirement, collapse int, protect []string) []Rule {
 			isDir[d] = true
 		}
 	}
-	// Directories the run made (mkdir, even on EEXIST).
-	madeDirs := map[string]bool{}
-	for _, r := range reqs {
-		if r.dir && r.op&OpCreate != 0 {
-			madeDirs[r.path] = true
-		}
-	}
 	for _, r := range reqs {
 		all = append(all, r)
-		if r.path != "" && (r.gone || (r.op&OpCreate != 0 && !r.dir && madeDirs[parentOf(r.path)])) {
+		if r.path != "" && (r.gone || (r.op&OpCreate != 0 && !r.dir)) {
 			// Gone by the end of the run (a temporary file, a name
-			// renamed away), or a file the run created in a directory
-			// it made itself (an output directory): compile binds a
-			// rule to the file that exists then, and the next run
-			// makes the directory and its files again, so the
-			// directory is granted instead. A file created beside
-			// files the run did not make (go build -o app) keeps its
-			// own rule: granting its directory would let the tool
-			// rewrite its siblings.
+			// renamed away), or a file the run created (an output):
+			// compile binds a rule to the file that exists then, exec
+			// refuses to start once a rule's file is gone, and the next
+			// build removes and creates such a file again. So its
+			// directory is granted instead: build into a directory of
+			// its own (out/, target/) to keep that grant narrow.
 			parent := parentOf(r.path)
 			all = append(all, requirement{path: parent, op: r.op})
 			set[parent] = true
@@ -455,6 +451,17 @@ func mountRoot(p, home, root string) string {
 		}
 	}
 	parts := strings.Split(rel, "/")
+	if base == "/" {
+		// Outside the home, a cache or config directory anywhere (a
+		// GOCACHE in another user's home, /srv/ci/.cache/pip) is grouped
+		// as under the home: the directory one level below it.
+		for i := len(parts) - 2; i >= 0; i-- {
+			if parts[i] == ".cache" || parts[i] == ".config" {
+				n = i + 2
+				break
+			}
+		}
+	}
 	// A mount may not hold the workspace: go one level deeper while the
 	// candidate is the workspace or above it (~/code for a workspace in
 	// ~/code/project and a path in ~/code/other).
