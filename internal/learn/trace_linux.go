@@ -253,7 +253,10 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...), &syscall.ProcAttr{
 		Dir:   dir,
 		Env:   env,
-		Files: []uintptr{0, 1, 2},
+		// The command's own output goes to stderr: stdout is the
+		// proposal's, so `jp-policy learn ... > proposal.toml` holds
+		// only TOML. Under exec --denials stdout stays the command's.
+		Files: []uintptr{0, stdoutFor(denials), 2},
 		Sys:   &syscall.SysProcAttr{Ptrace: true},
 	})
 	if err != nil {
@@ -814,4 +817,13 @@ func hiddenHere(fa FileAccess) bool {
 		return unix.Stat(filepath.Dir(fa.Path), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
 	}
 	return false
+}
+
+// stdoutFor is the descriptor the observed command writes its standard
+// output to: learn's stderr, or under --denials the caller's stdout.
+func stdoutFor(denials bool) uintptr {
+	if denials {
+		return 1
+	}
+	return 2
 }
