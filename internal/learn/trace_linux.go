@@ -251,8 +251,8 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 	// The stub is this binary again, named as it was invoked (a binary
 	// that dispatches on its name, as a test binary does, finds its way).
 	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...), &syscall.ProcAttr{
-		Dir:   dir,
-		Env:   env,
+		Dir: dir,
+		Env: env,
 		// The command's own output goes to stderr: stdout is the
 		// proposal's, so `jp-policy learn ... > proposal.toml` holds
 		// only TOML. Under exec --denials stdout stays the command's.
