@@ -29,6 +29,10 @@ type Sandbox struct {
 	// Filter is the seccomp program; nil only under --best-effort on a
 	// kernel that cannot filter.
 	Filter []bpf.RawInstruction `json:"filter"`
+	// Trace, under `exec --denials` only, is learn's trace filter,
+	// installed just before Filter on the thread that execs the tool, so
+	// that its tracer stops at the tool's calls and at none of exec's.
+	Trace []bpf.RawInstruction `json:"trace,omitempty"`
 }
 
 // ErrSandboxSyntax is bytes EncodeSandbox did not write.

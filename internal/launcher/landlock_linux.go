@@ -3,8 +3,11 @@
 package launcher
 
 import (
+	"os"
+
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/learn"
 
 	"golang.org/x/net/bpf"
 )
@@ -31,6 +34,13 @@ func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []
 		s.Scoped |= landlock.ScopeBits[sc]
 	}
 	s.Scoped &= scopesFor(abi)
+	if os.Getenv(learn.DenialsEnv) == "1" {
+		// exec --denials: its tracer (learn.RunDenials) stops at the
+		// tool's calls only, not at exec's own reading of its plan.
+		if s.Trace, err = learn.TraceFilter(); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

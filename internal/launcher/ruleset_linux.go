@@ -281,10 +281,8 @@ func ExecLocked(s *Sandbox, path string, argv, env []string) error {
 	if err := caps.DropAll(); err != nil {
 		return err
 	}
-	if s.Filter != nil {
-		if err := seccomp.Install(s.Filter); err != nil {
-			return err
-		}
+	if err := installFilters(s); err != nil {
+		return err
 	}
 	return &ExecFailed{Err: unix.Exec(path, argv, env)}
 }
@@ -356,4 +354,19 @@ func stdioIsTerminal() bool {
 		stdioTTY.Store(2)
 	}
 	return tty
+}
+
+// installFilters installs, on the calling thread, learn's trace filter
+// when exec runs under --denials (first: the tool's own filter may refuse
+// seccomp(2)), then the tool's seccomp filter.
+func installFilters(s *Sandbox) error {
+	if s.Trace != nil {
+		if err := seccomp.Install(s.Trace); err != nil {
+			return fmt.Errorf("--denials: %w", err)
+		}
+	}
+	if s.Filter != nil {
+		return seccomp.Install(s.Filter)
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
-	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
 // Stage 2 of the namespaced path (a re-exec of jp-policy) applies the
@@ -27,10 +26,5 @@ func finalizeNS(s *nsroot.Spec) error {
 	if err := RestrictThread(sb); err != nil {
 		return err
 	}
-	if sb.Filter != nil {
-		if err := seccomp.Install(sb.Filter); err != nil {
-			return err
-		}
-	}
-	return nil
+	return installFilters(sb)
 }

@@ -113,6 +113,23 @@ func Supported() error {
 	return nil
 }
 
+// DenialsEnv, set to "1" in the environment of the `jp-policy exec` that
+// RunDenials starts, makes exec install TraceFilter on the thread that
+// execs the tool, just before the tool's own filter: the tracer then stops
+// at the tool's calls and at none of exec's own (reading its plan,
+// manifest and pins). exec passes no such variable to the tool unless a
+// rule names it; set by anyone else it installs a filter with no tracer,
+// under which the traced calls fail with ENOSYS.
+const DenialsEnv = "JP_POLICY_DENIALS_TRACE"
+
+// TraceFilter is the seccomp program learn's tracer reads calls through.
+func TraceFilter() ([]bpf.RawInstruction, error) {
+	if err := Supported(); err != nil {
+		return nil, err
+	}
+	return traceProgram()
+}
+
 // traceProgram is the stub's seccomp filter: SECCOMP_RET_TRACE for every
 // call the tracer reads, for any call of a foreign architecture or ABI
 // (so none slips past unseen), SECCOMP_RET_ALLOW for the rest.
@@ -250,7 +267,17 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 	defer runtime.UnlockOSThread()
 	// The stub is this binary again, named as it was invoked (a binary
 	// that dispatches on its name, as a test binary does, finds its way).
-	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...), &syscall.ProcAttr{
+	bin, args := "/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...)
+	if denials {
+		// No stub: the command is `jp-policy exec`, which installs the
+		// filter itself on the thread that execs the tool (DenialsEnv).
+		var err error
+		if bin, err = exec.LookPath(argv[0]); err != nil {
+			return nil, err
+		}
+		args, env = argv, append(slices.Clone(env), DenialsEnv+"=1")
+	}
+	pid, err := syscall.ForkExec(bin, args, &syscall.ProcAttr{
 		Dir: dir,
 		Env: env,
 		// The command's own output goes to stderr: stdout is the

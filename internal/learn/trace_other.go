@@ -27,3 +27,6 @@ func Run([]string, string, []string) (*Result, error) { return nil, Supported() 
 
 // RunDenials refuses off Linux.
 func RunDenials([]string, string, []string) (*Result, error) { return nil, Supported() }
+
+// DenialsEnv is exec --denials' variable (trace_linux.go).
+const DenialsEnv = "JP_POLICY_DENIALS_TRACE"
