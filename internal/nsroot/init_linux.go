@@ -38,11 +38,11 @@ func (r *root) mountProc() error {
 	return nil
 }
 
-// initSignals are the signals stage 2 ignores once the command runs. As
-// the namespace's init it is spared every signal it has no handler for,
-// but the Go runtime installs handlers (SIGINT would make it exit, and
-// with it every process of the namespace); ignored, a ^C from the
-// terminal reaches the command only (it is in the same foreground group),
+// initSignals are the signals stage 2 catches and drops while the
+// command runs. As the namespace's init it is spared every signal it has
+// no handler for, but the Go runtime installs handlers (SIGINT would make
+// it exit, and with it every process of the namespace); caught and
+// dropped, a ^C from the terminal reaches the command only (it is in the same foreground group),
 // and what the parent forwards goes to the command through its pidfd.
 // SIGCHLD is not among them: an ignored SIGCHLD would reap children
 // before wait4 sees the command's status.
@@ -72,12 +72,16 @@ func runInit(s *Spec) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fail("caps", err, "prctl(PR_SET_DUMPABLE)")
 	}
-	// Caught, not ignored, across the fork: an ignored disposition would
-	// be inherited by the command, and with the Go runtime's own handler
-	// a signal the command sends its parent before Ignore below (kill
-	// -TERM $PPID, at once) would end stage 2, and with it the run.
-	// Handlers are reset in the child, so the command starts with the
-	// default dispositions.
+	// Caught, not ignored, from before the fork for as long as stage 2
+	// lives: an ignored disposition would be inherited by the command
+	// (handlers are reset in the child, so it starts with the default
+	// dispositions), and without Notify the Go runtime's own handler ends
+	// the process on them, and with it the run, when the command signals
+	// its parent at once (kill -TERM $PPID). Never switched to
+	// signal.Ignore: between its disabling of Notify and its setting
+	// SIG_IGN a signal gets the runtime's fatal default. The channel is
+	// never read: a signal beyond its buffer is dropped, which is what
+	// the init of the namespace wants.
 	caught := make(chan os.Signal, 16)
 	signal.Notify(caught, initSignals...)
 	pidfd := -1
@@ -89,7 +93,6 @@ func runInit(s *Spec) error {
 	if err != nil {
 		return fail("exec", err, "%s", s.Path)
 	}
-	signal.Ignore(initSignals...)
 	if pidfd < 0 {
 		// The parent cannot forward signals without it: end the command
 		// (this is its init; it dies with us) and say why.
