@@ -88,8 +88,13 @@ func denialLines(tool, workspace, cwd string, obs learn.Observations) []string {
 			}
 		}
 	}
+	// Every protected path, canonical where it resolves and as written
+	// where it does not (policy's WriteTargets, as compile protects
+	// them): one that could not be resolved must not drop out and leave
+	// the hint free to propose a mount over it.
+	sc := policy.NewStatCache()
 	for _, p := range jpdirs.ProtectedPaths(root, os.Getenv) {
-		if c, err := policy.CanonicalAbs(p.Path); err == nil {
+		for _, c := range sc.WriteTargets(p.Path) {
 			ctx.Guarded = append(ctx.Guarded, learn.Guarded{Path: c, Why: p.What})
 		}
 	}

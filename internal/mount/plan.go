@@ -107,9 +107,16 @@ func (p *Plan) checkCreate(env Env) error {
 	if !p.CreateTarget || !p.Spec.Mode.Writes() {
 		return nil
 	}
+	// p.Target is canonical: compare it with the protected paths made
+	// canonical by the one routine (policy's WriteTargets, as compile
+	// protects them), where a path that cannot be resolved stays as
+	// written, so a home behind a symlink still matches.
+	sc := policy.NewStatCache()
 	for _, pp := range jpdirs.ProtectedPaths(env.Root, nil) {
-		if within(p.Target, pp.Path) || within(pp.Path, p.Target) {
-			return errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it for a writable mount: %s is a protected path (%s); create it yourself if you mean to mount it", p.Spec.Path, pp.Path, pp.What)
+		for _, t := range sc.WriteTargets(pp.Path) {
+			if within(p.Target, t) || within(t, p.Target) {
+				return errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it for a writable mount: %s is a protected path (%s); create it yourself if you mean to mount it", p.Spec.Path, t, pp.What)
+			}
 		}
 	}
 	return nil
