@@ -11,7 +11,6 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
@@ -95,7 +94,6 @@ func (h *HelpCmd) Run(g *Globals) error {
 
 func main() {
 	nsroot.Stage2Main() // returns unless this is the sandbox's re-exec (internal/nsroot)
-	learn.StubMain()    // returns unless this is learn's re-exec (internal/learn)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

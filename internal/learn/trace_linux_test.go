@@ -19,12 +19,6 @@ import (
 	"golang.org/x/net/dns/dnsmessage"
 )
 
-// The test binary is its own stub, as jp-policy is.
-func TestMain(m *testing.M) {
-	StubMain()
-	os.Exit(m.Run())
-}
-
 func observe(t *testing.T, dir string, argv ...string) *Result {
 	t.Helper()
 	if err := Supported(); err != nil {

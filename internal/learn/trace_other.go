@@ -16,11 +16,8 @@ type Result struct {
 
 // Supported reports whether this build can observe a command.
 func Supported() error {
-	return errors.New("learn observes commands with ptrace and seccomp, which only Linux has (not " + runtime.GOOS + ")")
+	return errors.New("learn observes commands with seccomp, which only Linux has (not " + runtime.GOOS + ")")
 }
-
-// StubMain returns: there is no stub off Linux.
-func StubMain() {}
 
 // Run refuses off Linux.
 func Run([]string, string, []string) (*Result, error) { return nil, Supported() }
