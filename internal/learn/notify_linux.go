@@ -104,54 +104,82 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 	// wake-up, which costs more per call and changes nothing else.
 	unix.Syscall(unix.SYS_IOCTL, uintptr(fd), notifSetFlags, notifSyncWake)
 
-	// The command's status, from another goroutine: the observer must go
-	// on answering notifications until the last process is gone.
-	status := make(chan int, 1)
-	startErr := make(chan error, 1)
-	go func() {
-		err := <-started
-		startErr <- err
-		if err != nil {
-			return
-		}
-		var ws unix.WaitStatus
-		if _, err := wait4(pid, &ws); err != nil {
-			status <- -1
-			return
-		}
-		if ws.Exited() {
-			status <- ws.ExitStatus()
-		} else {
-			status <- 128 + int(ws.Signal())
-		}
-	}()
-	if err := t.serve(fd); err != nil {
+	// The run ends when the command and every process it started have
+	// ended. The filter's own end (POLLHUP on the listener) is no sign:
+	// the starting thread keeps the filter if the runtime parks it
+	// instead of ending it (it does with the main thread). So learn
+	// becomes the reaper of the command's orphans (a process that
+	// daemonizes is still the run's) and waits for every child until
+	// none is left, on another goroutine: the observer must go on
+	// answering notifications until then.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
+	}
+	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	var done [2]int
+	if err := unix.Pipe2(done[:], unix.O_CLOEXEC); err != nil {
 		return 0, err
 	}
-	// The filter has no task left: the starting thread has ended, and
-	// so has every process the command started.
-	if err := <-startErr; err != nil {
-		return 0, fmt.Errorf("start %s: %w", argv[0], err)
+	defer unix.Close(done[0])
+	type ended struct {
+		code int
+		err  error
 	}
-	code := <-status
-	if code < 0 {
-		return 0, errors.New("lost the observed command's exit status")
+	result := make(chan ended, 1)
+	go func() {
+		defer unix.Close(done[1])
+		if err := <-started; err != nil {
+			result <- ended{err: fmt.Errorf("start %s: %w", argv[0], err)}
+			return
+		}
+		code := -1
+		for {
+			var ws unix.WaitStatus
+			wpid, err := wait4(-1, &ws)
+			if errors.Is(err, unix.ECHILD) {
+				break
+			}
+			if err != nil {
+				result <- ended{err: err}
+				return
+			}
+			if wpid == pid {
+				if ws.Exited() {
+					code = ws.ExitStatus()
+				} else {
+					code = 128 + int(ws.Signal())
+				}
+			}
+		}
+		if code < 0 {
+			result <- ended{err: errors.New("lost the observed command's exit status")}
+			return
+		}
+		result <- ended{code: code}
+	}()
+	if err := t.serve(fd, done[0]); err != nil {
+		return 0, err
 	}
-	return code, nil
+	r := <-result
+	return r.code, r.err
 }
 
-// serve answers the filter's notifications on fd until no task is left
-// under the filter. Each call goes on as made (SECCOMP_USER_NOTIF_FLAG_
-// CONTINUE): the observer reads, it never decides.
-func (t *tracer) serve(fd int) error {
-	pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+// serve answers the filter's notifications on fd until done is closed or
+// no task is left under the filter. Each call goes on as made
+// (SECCOMP_USER_NOTIF_FLAG_CONTINUE): the observer reads, it never
+// decides.
+func (t *tracer) serve(fd, done int) error {
+	pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(done), Events: unix.POLLIN}}
 	for {
-		pfd[0].Revents = 0
+		pfd[0].Revents, pfd[1].Revents = 0, 0
 		if _, err := unix.Poll(pfd, -1); err != nil {
 			if err == unix.EINTR {
 				continue
 			}
 			return fmt.Errorf("poll: %w", err)
+		}
+		if pfd[1].Revents != 0 {
+			return nil
 		}
 		if pfd[0].Revents&unix.POLLIN == 0 {
 			if pfd[0].Revents&(unix.POLLHUP|unix.POLLERR) != 0 {
