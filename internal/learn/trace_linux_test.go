@@ -135,6 +135,31 @@ wait'`)
 	}
 }
 
+// TestTraceOrphan: the run lasts until the last process the command
+// started has ended, one that outlives the command (reparented to learn,
+// its subreaper) included: what it does after the command exits is
+// observed, and the exit status is still the command's.
+func TestTraceOrphan(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.WriteFile(filepath.Join(dir, "late.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The orphan reads once its parent has exited (whenever it runs,
+	// learn waits for it: no timing decides the outcome).
+	res := observe(t, dir, sh, "-c", `sh -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; cat late.txt' orphan $$ &
+exit 5`)
+	if res.ExitCode != 5 {
+		t.Errorf("exit code %d, want the command's 5", res.ExitCode)
+	}
+	if !has(res.Obs, filepath.Join(dir, "late.txt"), OpRead) {
+		t.Error("a read by a process that outlived the command was not observed")
+	}
+}
+
 // TestHelperReadFile is run by TestTraceThreadsAndDepth under the tracer.
 func TestHelperReadFile(t *testing.T) {
 	if os.Getenv("JP_POLICY_LEARN_HELPER") == "" {
@@ -149,7 +174,7 @@ func TestHelperReadFile(t *testing.T) {
 }
 
 // TestTraceConnect: a TCP connect to a local listener is recorded with
-// its address and port; a refused one is not.
+// its address and port.
 func TestTraceConnect(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
