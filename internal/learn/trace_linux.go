@@ -139,9 +139,10 @@ const (
 func traceProgram(ret uint32) ([]bpf.RawInstruction, error) {
 	calls := append(append([]call(nil), commonCalls...), archCalls...)
 	// seccomp_data: nr (u32) at 0, arch (u32) at 4.
-	// A call of another ABI is traced with data 1: the tracer cannot read
-	// its arguments with this ABI's numbers, so it reports the run as
-	// not fully observed.
+	// A call of another ABI is picked too (with data 1 for a ptrace
+	// tracer; a notification carries the architecture and number): the
+	// observer cannot read its arguments with this ABI's numbers, so it
+	// reports the run as not fully observed.
 	prog := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
@@ -154,7 +155,7 @@ func traceProgram(ret uint32) ([]bpf.RawInstruction, error) {
 			bpf.RetConstant{Val: ret | foreignABI})
 	}
 	for i, c := range calls {
-		// Jump to the shared RET_TRACE after the list on a match.
+		// Jump to the shared ret after the list on a match.
 		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(c.nr), SkipTrue: uint8(len(calls) - i)})
 	}
 	prog = append(prog, bpf.RetConstant{Val: retAllow}, bpf.RetConstant{Val: ret})
@@ -182,9 +183,10 @@ type pending struct {
 	exist bool // mkdir: EEXIST counts as the directory it would create
 }
 
-// tracer is the state of one observed run. Every method runs on the one
-// locked OS thread that started the command: ptrace requests must come
-// from the tracer thread.
+// tracer is the state of one observed run. Its methods run on one
+// goroutine at a time: under ptrace (exec --denials) on the locked OS
+// thread that started the command, as ptrace requests must come from the
+// tracer thread; under learn on the goroutine that answers notifications.
 type tracer struct {
 	kinds   map[uint64]kind
 	pending map[int]*pending
