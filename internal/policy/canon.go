@@ -316,3 +316,15 @@ func (c *StatCache) WriteTargets(p string) []string {
 	}
 	return out
 }
+
+// Within reports whether p is dir or lies beneath it, comparing whole
+// components ("/a/bc" is not within "/a/b").
+func Within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if dir == string(filepath.Separator) || (len(dir) == 3 && dir[1] == ':' && dir[2] == '\\') {
+		return strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == filepath.Separator
+}
