@@ -54,7 +54,7 @@ func BenchmarkPrepare(b *testing.B) {
 
 // BenchmarkFilterEnv is the environment decision alone.
 func BenchmarkFilterEnv(b *testing.B) {
-	env := Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
+	env := plan.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
 	var environ []string
 	for i := range 60 {
 		environ = append(environ, fmt.Sprintf("VAR_%d=value", i))

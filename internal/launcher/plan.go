@@ -268,9 +268,9 @@ func Prepare(o *Options) (*Plan, error) {
 		return p, err
 	}
 	if fold {
-		p.Env = FilterEnvFold(o.Environ, envOf(envAllow), p.Rule)
+		p.Env = FilterEnvFold(o.Environ, envAllow, p.Rule)
 	} else {
-		p.Env = FilterEnv(o.Environ, envOf(envAllow), p.Rule)
+		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
 	p.Env = WithTerm(p.Env, o.Environ, envAllow.Rules)
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
@@ -174,7 +175,7 @@ func FuzzWindowsCommandLine(f *testing.F) {
 }
 
 func TestFilterEnvFold(t *testing.T) {
-	env := Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
+	env := plan.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
 	in := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu", "=C:=C:\\x", "Secret=s"}
 	got := FilterEnvFold(in, env, nil)
 	want := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu"}

@@ -61,3 +61,32 @@ type Env struct {
 	Minimal []string         `json:"minimal"`
 	Rules   []policy.EnvRule `json:"rules"`
 }
+
+// Allows decides one variable name: the env rules decide when one matches
+// (RFD 076: longest literal wins, exact beats prefix at equal length);
+// otherwise the minimal set does. An explicit `read = false` rule
+// therefore removes even PATH.
+func (e Env) Allows(name string) bool {
+	if rule, allowed := policy.MatchEnv(e.Rules, name); rule != nil {
+		return allowed
+	}
+	return e.inMinimalSet(name)
+}
+
+// FromMinimal reports whether name reaches the child through the minimal
+// set rather than through an env rule.
+func (e Env) FromMinimal(name string) bool {
+	if rule, _ := policy.MatchEnv(e.Rules, name); rule != nil {
+		return false
+	}
+	return e.inMinimalSet(name)
+}
+
+func (e Env) inMinimalSet(name string) bool {
+	for _, m := range e.Minimal {
+		if policy.NameMatches(m, name) {
+			return true
+		}
+	}
+	return false
+}

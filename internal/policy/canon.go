@@ -2,11 +2,12 @@ package policy
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // MaxSymlinks bounds how many links one resolution follows (Linux's
