@@ -260,7 +260,79 @@ func fatal(pos diag.Position, rule, format string, args ...any) error {
 
 // file loads one file with its extends. at is where the file was named
 // (an extends entry, a --cfg flag, or the file itself), for errors.
+//
+// The file and everything it extends are read first, then merged: JP
+// drops the whole layer when a glob match in its extends tree is not a
+// file and has no config file beside it (load_config_file_at_path
+// returns MissingFile, which load_partial_at_path reads as "no such
+// layer"), so nothing of it may be merged before the tree is known.
 func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position, stack []string) error {
+	mark := len(ld.pending)
+	var files []pendingFile
+	err := ld.collect(kind, path, extendedBy, at, stack, &files)
+	if dropped, ok := errors.AsType[*droppedLayerError](err); ok {
+		ld.pending = ld.pending[:mark]
+		ld.emit(dropped.diagnostic(path, ld.show))
+		// The layer comes back when one of the names JP tried appears.
+		ld.l.Candidates = append(ld.l.Candidates, dropped.tried[1:]...)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		ld.applyFile(f)
+	}
+	return nil
+}
+
+// pendingFile is a file read and parsed, waiting to be merged.
+type pendingFile struct {
+	kind             LayerKind
+	path, extendedBy string
+	root             *tomlpos.Node
+}
+
+// droppedLayerError: a glob match in an extends tree that JP cannot load
+// (no file by any of JP's names), so JP drops the whole layer.
+type droppedLayerError struct {
+	at      diag.Position
+	pattern string
+	match   string
+	tried   []string
+}
+
+func (e *droppedLayerError) Error() string {
+	return fmt.Sprintf("extends pattern %q matched %s, which is not a file", e.pattern, e.match)
+}
+
+func (e *droppedLayerError) diagnostic(layer string, show func(string) string) diag.Diagnostic {
+	instead := "JP has no other name to try for it"
+	if len(e.tried) > 1 {
+		names := make([]string, len(e.tried)-1)
+		for i, t := range e.tried[1:] {
+			names[i] = show(t)
+		}
+		instead = "none of " + strings.Join(names, ", ") + " exists in its place"
+	}
+	return diag.Diagnostic{Pos: e.at, Severity: diag.Error, Rule: RuleDroppedLayer,
+		Message: fmt.Sprintf("JP ignores %s and everything it extends: extends pattern %q matched %s, which is not a file, and %s", show(layer), e.pattern, show(e.match), instead),
+		Help:    globFileHelp}
+}
+
+const globFileHelp = "write a pattern that matches config files only (for example \"dir/*.toml\" rather than \"dir/*\" or \"dir/.*\"), or remove what it matched"
+
+// show is p relative to the working directory when it lies below it,
+// without cleaning it ("conf.d/.." stays as JP's glob yielded it).
+func (ld *loader) show(p string) string {
+	if rest, ok := strings.CutPrefix(p, ld.l.Cwd+string(filepath.Separator)); ok && ld.l.Cwd != "" {
+		return rest
+	}
+	return p
+}
+
+// collect reads path and its extends tree into files, in merge order.
+func (ld *loader) collect(kind LayerKind, path, extendedBy string, at diag.Position, stack []string, files *[]pendingFile) error {
 	path = filepath.Clean(path)
 	canon := ld.realPath(path)
 	if i := slices.Index(stack, canon); i >= 0 {
@@ -319,13 +391,44 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
 	}
 	stack = append(stack, canon)
-	before, after := ld.extends(path, root)
-	for _, e := range before {
-		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+	before, after, err := ld.extends(path, root)
+	if err != nil {
+		return err
+	}
+	if err := ld.collectAll(kind, path, before, stack, files); err != nil {
+		return err
+	}
+	*files = append(*files, pendingFile{kind: kind, path: path, extendedBy: extendedBy, root: root})
+	return ld.collectAll(kind, path, after, stack, files)
+}
+
+// collectAll collects the extends targets of path, in order.
+func (ld *loader) collectAll(kind LayerKind, path string, targets []extendTarget, stack []string, files *[]pendingFile) error {
+	for _, e := range targets {
+		p := e.path
+		if e.glob {
+			f, tried, ok := resolveMatch(p)
+			if !ok {
+				return &droppedLayerError{at: e.at, pattern: e.pattern, match: p, tried: tried}
+			}
+			if f != p {
+				ld.emit(diag.Diagnostic{Pos: e.at, Severity: diag.Error, Rule: RuleDroppedLayer,
+					Message: fmt.Sprintf("extends pattern %q matched %s, which is not a file, so JP loads %s in its place", e.pattern, ld.show(p), ld.show(f)),
+					Help:    globFileHelp})
+			}
+			p = f
+		}
+		if err := ld.collect(kind, p, path, e.at, stack, files); err != nil {
 			return err
 		}
 	}
-	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: extendedBy})
+	return nil
+}
+
+// applyFile merges one collected file.
+func (ld *loader) applyFile(f pendingFile) {
+	kind, path, root := f.kind, f.path, f.root
+	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: f.extendedBy})
 	ld.emitValidation(root)
 	ld.m.apply(root)
 	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
@@ -341,12 +444,6 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 			}
 		}
 	}
-	for _, e := range after {
-		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // jsonDialectHelp explains a JSON syntax error at pos that JP would not
