@@ -85,13 +85,16 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml"), ld.inherit); err != nil {
 		return err
 	}
-	// JP merges every .jp.toml from the workspace root down to the working
-	// directory into one layer (load_partial_at_path_recursive) and looks
-	// at inherit only between layers (load_partials_with_inheritance): an
-	// inherit = false inside the chain skips none of the deeper files, and
-	// a deeper inherit = true turns the next layer back on.
+	// JP merges every .jp.toml from the working directory up to the
+	// workspace found from the working directory, or up to the file system
+	// root when the working directory is in no workspace (with --workspace
+	// elsewhere), into one layer (load_partial_at_path_recursive with
+	// Workspace::find_root(cwd)), and looks at inherit only between layers
+	// (load_partials_with_inheritance): an inherit = false inside the chain
+	// skips none of the deeper files, and a deeper inherit = true turns the
+	// next layer back on.
 	chain := ld.inherit
-	for _, dir := range jpdirs.DirsDown(root, cwd) {
+	for _, dir := range jpdirs.DirsDown(dotJPTop(cwd), cwd) {
 		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
 			return err
 		}
@@ -150,6 +153,15 @@ func workspaceRoot(ws, cwd string) (string, error) {
 		ws = real
 	}
 	return ws, nil
+}
+
+// dotJPTop is the shallowest directory whose .jp.toml JP reads: the
+// workspace found from the working directory, else the file system root.
+func dotJPTop(cwd string) string {
+	if root, err := jpdirs.FindRoot(cwd); err == nil {
+		return root
+	}
+	return filepath.VolumeName(cwd) + string(filepath.Separator)
 }
 
 // maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
