@@ -161,3 +161,22 @@ func TestRustExtensionCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestFindInLoadPathDotName: `--cfg .dev` finds .dev.toml, as Rust's
+// with_extension reads ".dev" (a name without an extension), not a file
+// named ".toml".
+func TestFindInLoadPathDotName(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".toml"), "")
+	write(t, filepath.Join(dir, ".dev.toml"), "")
+	write(t, filepath.Join(dir, "dev.local.json"), "")
+	for name, want := range map[string]string{".dev": ".dev.toml", "dev.local": "", "dev.local.toml": "dev.local.json", "nothing": ""} {
+		got := findInLoadPath(dir, name)
+		if want != "" {
+			want = filepath.Join(dir, want)
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+	}
+}
