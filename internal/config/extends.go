@@ -100,6 +100,9 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		return nil, fatal(at, RuleSchema, "extends pattern %q: glob patterns are read on Unix only", pattern)
 	}
 	matches, err := jpGlob(p)
+	if errors.Is(err, errGlobTooBig) || errors.As(err, new(*fs.PathError)) {
+		return nil, fatal(at, RuleSchema, "extends pattern %q: %v; JP skips a directory it cannot read, and jp-policy refuses rather than guess what it holds", pattern, err)
+	}
 	if err != nil {
 		// JP's glob() refuses the pattern, and JP does not start.
 		return nil, diag.List{{Pos: at, Severity: diag.Error, Rule: RuleSchema,

@@ -188,8 +188,7 @@ func jpGlob(pattern string) ([]string, error) {
 	if rest == "" {
 		return nil, nil
 	}
-	comps := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	for _, c := range comps {
+	for c := range strings.SplitSeq(strings.TrimSuffix(rest, "/"), "/") {
 		p, err := compileGlobComponent(c)
 		if err != nil {
 			return nil, err
