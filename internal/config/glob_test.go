@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestGlob(t *testing.T) {
@@ -179,4 +180,28 @@ func TestFindInLoadPathDotName(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", name, got, want)
 		}
 	}
+}
+
+// FuzzGlobPattern: compiling and matching never panic; a pattern without
+// `*`, `?` or `[` is a literal that matches itself and nothing else.
+func FuzzGlobPattern(f *testing.F) {
+	for _, s := range []string{"*.toml", "[!]]x", "[^a]", "a**", "**", "[a-", "x\\*", ".*", "é?", "[]"} {
+		f.Add(s, "name.toml")
+	}
+	f.Fuzz(func(t *testing.T, pat, name string) {
+		if !utf8.ValidString(pat) || !utf8.ValidString(name) {
+			return // JP's patterns and the names it matches are str: expand and jpGlob check
+		}
+		p, err := compileGlobComponent(pat)
+		if err != nil {
+			return
+		}
+		got := p.match(name)
+		if !strings.ContainsAny(pat, "*?[") {
+			lit, ok := p.literal()
+			if !ok || lit != string([]rune(pat)) || got != (name == pat) {
+				t.Fatalf("literal %q: literal()=%q,%v match(%q)=%v", pat, lit, ok, name, got)
+			}
+		}
+	})
 }
