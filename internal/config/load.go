@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
@@ -101,7 +102,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	}
 	if dir, err := jpdirs.UserWorkspaceDir(root, getenv); err == nil {
 		ld.userDir = dir
-		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
+		if err := ld.userWorkspaceLayer(dir); err != nil {
 			return err
 		}
 	} else {
@@ -213,8 +214,18 @@ func (ld *loader) flush() {
 // inherit, the inherit in force where its layer starts, is false.
 func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
-	for _, ext := range jpdirs.Extensions {
-		p := base + ext
+	names := make([]string, len(jpdirs.Extensions))
+	for i, ext := range jpdirs.Extensions {
+		names[i] = base + ext
+	}
+	return ld.discoveredAt(kind, names, names, inherit)
+}
+
+// discoveredAt is discovered with the paths to read given apart from the
+// names JP looks for (the user-workspace layer can read a sibling silo's
+// file under the chosen silo's name).
+func (ld *loader) discoveredAt(kind LayerKind, names, paths []string, inherit bool) error {
+	for _, p := range paths {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
@@ -230,10 +241,80 @@ func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 		}
 		return ld.file(kind, p, "", diag.Position{File: p}, nil)
 	}
-	for _, ext := range jpdirs.Extensions {
-		ld.l.Candidates = append(ld.l.Candidates, base+ext)
-	}
+	ld.l.Candidates = append(ld.l.Candidates, names...)
 	return nil
+}
+
+// userWorkspaceLayer loads the user-workspace config from dir, the silo
+// jpdirs.UserWorkspaceDir chose. At every start, before it reads any
+// config, JP merges the workspace's other silos (directories named <id>
+// or ending in -<id>) into the chosen one (jp_storage
+// merge_sibling_user_dirs): each entry the chosen silo lacks is moved in
+// from a sibling, then the sibling is removed. So a config file that only
+// a sibling holds is the one JP reads. With one such sibling jp-policy
+// reads that file; with several JP's pick depends on the order the file
+// system lists them, and the load is refused.
+func (ld *loader) userWorkspaceLayer(dir string) error {
+	names := make([]string, len(jpdirs.Extensions))
+	paths := make([]string, len(jpdirs.Extensions))
+	siblings := ld.siblingSilos(dir)
+	for i, ext := range jpdirs.Extensions {
+		names[i] = filepath.Join(dir, "config"+ext)
+		paths[i] = names[i]
+		if _, err := os.Stat(names[i]); err == nil || len(siblings) == 0 {
+			continue // JP moves nothing over an existing entry
+		}
+		var from []string
+		for _, sib := range siblings {
+			if _, err := os.Lstat(filepath.Join(sib, "config"+ext)); err == nil {
+				from = append(from, filepath.Join(sib, "config"+ext))
+			}
+		}
+		switch len(from) {
+		case 0:
+		case 1:
+			paths[i] = from[0]
+			ld.emit(diag.Diagnostic{Pos: diag.Position{File: from[0]}, Severity: diag.Warning,
+				Message: fmt.Sprintf("JP moves %s into the user-workspace directory %s when it next starts (it merges the workspace's sibling directories into the one it uses) and reads it there; it is read here from where it is now", from[0], dir),
+				Help:    "run jp once in the workspace to complete the move, or merge the two directories yourself"})
+		default:
+			return fatal(diag.Position{File: names[i]}, "", "user-workspace config: %s is absent and several sibling directories of this workspace hold one (%s); JP moves whichever the file system lists first, so which one it reads cannot be known", filepath.Base(names[i]), strings.Join(from, ", "))
+		}
+	}
+	// A sibling's files are inputs too: the policy changes with them.
+	for _, sib := range siblings {
+		for _, ext := range jpdirs.Extensions {
+			if p := filepath.Join(sib, "config"+ext); !slices.Contains(paths, p) {
+				ld.l.Candidates = append(ld.l.Candidates, p)
+			}
+		}
+	}
+	return ld.discoveredAt(LayerUserWorkspace, names, paths, ld.inherit)
+}
+
+// siblingSilos lists the other user-workspace directories of this
+// workspace, as jp_storage's matching_user_dirs finds them.
+func (ld *loader) siblingSilos(dir string) []string {
+	id, err := jpdirs.WorkspaceID(ld.l.Root)
+	if err != nil {
+		return nil
+	}
+	base := filepath.Dir(dir)
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if n == filepath.Base(dir) || !utf8.ValidString(n) || n != id && !strings.HasSuffix(n, "-"+id) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(base, n)); err == nil && fi.IsDir() {
+			out = append(out, filepath.Join(base, n))
+		}
+	}
+	return out
 }
 
 // realPath is filepath.EvalSymlinks(path), or path when that fails, for
