@@ -131,7 +131,7 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 		return ld.file(LayerCfg, p, "", at, nil)
 	}
 	var roots, searched []string
-	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
+	if dir, err := ld.globalDir, ld.globalErr; err == nil {
 		roots = append(roots, filepath.Join(dir, "config"))
 	}
 	roots = append(roots, ld.l.Root)

@@ -78,7 +78,8 @@ func Load(opts Options) (*Loaded, error) {
 func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	root, cwd := ld.l.Root, ld.l.Cwd
 
-	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
+	ld.globalDir, ld.globalErr = globalConfigDir(opts.Environ, getenv, cwd)
+	if dir, err := ld.globalDir, ld.globalErr; err == nil {
 		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
@@ -168,6 +169,29 @@ func workspaceRoot(ws, cwd string) (string, error) {
 	return ws, nil
 }
 
+// globalConfigDir is JP's user_global_config_dir. JP reads
+// JP_GLOBAL_CONFIG_DIR with env::var, so a variable set to "" is not
+// unset: the empty path is cleaned to ".", and JP reads config.toml in its
+// working directory as the global config (and searches --cfg NAME under
+// ./config). Otherwise it is jpdirs.GlobalConfigDir.
+func globalConfigDir(environ func() []string, getenv func(string) string, cwd string) (string, error) {
+	const name = "JP_GLOBAL_CONFIG_DIR"
+	set := false
+	if environ == nil {
+		_, set = os.LookupEnv(name)
+	} else {
+		for _, kv := range environ() {
+			if n, _, _ := strings.Cut(kv, "="); n == name {
+				set = true
+			}
+		}
+	}
+	if set && getenv(name) == "" {
+		return cwd, nil
+	}
+	return jpdirs.GlobalConfigDir(getenv)
+}
+
 // dotJPTop is the shallowest directory whose .jp.toml JP reads: the
 // workspace found from the working directory, else the file system root.
 func dotJPTop(cwd string) string {
@@ -195,6 +219,9 @@ type loader struct {
 	// one of the roots NAME is searched under.
 	loadPaths []string
 	userDir   string
+	// globalDir is JP's user-global config directory (globalConfigDir).
+	globalDir string
+	globalErr error
 	// pending holds the findings in layer order until flush.
 	pending diag.List
 	// realDirs caches resolved directories for realPath.

@@ -515,3 +515,15 @@ func TestJPIDProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalConfigDirEmpty: JP_GLOBAL_CONFIG_DIR set to "" is the working
+// directory to JP (env::var is Ok(""), cleaned to "."), not unset.
+func TestGlobalConfigDirEmpty(t *testing.T) {
+	getenv := env(map[string]string{"JP_GLOBAL_CONFIG_DIR": "", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"})
+	if d, err := globalConfigDir(func() []string { return []string{"JP_GLOBAL_CONFIG_DIR="} }, getenv, "/w"); err != nil || d != "/w" {
+		t.Errorf("set empty: %q, %v", d, err)
+	}
+	if d, err := globalConfigDir(func() []string { return nil }, getenv, "/w"); err != nil || d == "/w" {
+		t.Errorf("unset: %q, %v", d, err)
+	}
+}
