@@ -3,8 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
-	"github.com/jp-policy/jp-policy/internal/schema"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/schema"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
@@ -102,21 +103,9 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		}
 	}
 	if dir, err := jpdirs.UserWorkspaceDir(root, getenv); err == nil {
-		if problem := jpIDProblem(root); problem != "" {
-			if siloUsed(dir) {
-				// JP starts with a new id, a new empty user-workspace
-				// directory, and rewrites .jp/.id (jp_workspace Workspace::open:
-				// Id::load(..).unwrap_or_default()): no user-workspace config,
-				// and --cfg NAME and conversations do not look there.
-				ld.emit(diag.Diagnostic{Pos: diag.Position{File: filepath.Join(root, ".jp", ".id")}, Severity: diag.Warning,
-					Message: problem + ", so JP does not use it: it starts with a new id and an empty user-workspace directory, and rewrites .jp/.id; the user-workspace config in " + dir + " is not read",
-					Help:    "JP's workspace id is the last line of .jp/.id, exactly 5 characters from 0-9 and a-z, with no blank line after it"})
-			}
-		} else {
-			ld.userDir = dir
-			if err := ld.userWorkspaceLayer(dir); err != nil {
-				return err
-			}
+		ld.userDir = dir
+		if err := ld.userWorkspaceLayer(dir); err != nil {
+			return err
 		}
 	} else {
 		var idErr *jpdirs.InvalidIDError
@@ -124,8 +113,8 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		switch {
 		case errors.As(err, &idErr):
 			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
-				Message: idErr.Error() + "; the user-workspace config layer is skipped",
-				Help:    "JP writes .jp/.id when it first runs in a workspace: delete the malformed file and run jp once to recreate it"})
+				Message: idErr.Error() + "; no user-workspace config is read",
+				Help:    "JP's workspace id is the last line of .jp/.id, exactly 5 characters from 0-9 and a-z, with no blank line after it; JP rewrites the file with a new id when it next runs"})
 		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
 			// No .jp/.id (JP has not run here yet) or no home: no layer.
 		default:
@@ -329,47 +318,6 @@ func (ld *loader) userWorkspaceLayer(dir string) error {
 		}
 	}
 	return ld.discoveredAt(LayerUserWorkspace, names, paths, ld.inherit)
-}
-
-// jpIDProblem says why JP would not accept the id in root/.jp/.id, or
-// "" when it would. JP takes the last line as Rust's str::lines splits
-// the file (a final newline ends a line, "\r\n" is a newline, nothing is
-// trimmed) and wants exactly 5 characters from 0-9 and a-z
-// (jp_workspace id.rs). A file jpdirs.WorkspaceID could read but JP could
-// not, such as one ending in a blank line or holding "abc123", would
-// otherwise give jp-policy a user-workspace layer JP never loads.
-func jpIDProblem(root string) string {
-	data, err := os.ReadFile(filepath.Join(root, ".jp", ".id"))
-	if err != nil {
-		return "" // jpdirs.WorkspaceID reported it
-	}
-	if !utf8.Valid(data) {
-		return ".jp/.id is not UTF-8"
-	}
-	text := strings.TrimSuffix(string(data), "\n")
-	last := text[strings.LastIndexByte(text, '\n')+1:]
-	last = strings.TrimSuffix(last, "\r")
-	if len(last) != 5 || strings.Trim(last, "0123456789abcdefghijklmnopqrstuvwxyz") != "" {
-		return fmt.Sprintf(".jp/.id's last line %q is not a JP workspace id", last)
-	}
-	return ""
-}
-
-// siloUsed reports whether a user-workspace directory holds anything the
-// loader reads: a config file, config_load_paths' config/ root, or
-// stored conversations.
-func siloUsed(dir string) bool {
-	for _, ext := range jpdirs.Extensions {
-		if _, err := os.Lstat(filepath.Join(dir, "config"+ext)); err == nil {
-			return true
-		}
-	}
-	for _, sub := range []string{"config", "conversations"} {
-		if _, err := os.Lstat(filepath.Join(dir, sub)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // siblingSilos lists the other user-workspace directories of this
