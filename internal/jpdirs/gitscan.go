@@ -40,8 +40,12 @@ import (
 
 // racyMargin is how much older than its walk's start a directory's ctime
 // must be for its listing to be reused (above any filesystem's timestamp
-// granularity).
-const racyMargin = 3 * time.Second
+// granularity). A variable only so that jp-policy's script tests, whose
+// trees are seconds old, can use listings (SetGitScanMarginForTest).
+var racyMargin = 3 * time.Second
+
+// SetGitScanMarginForTest sets racyMargin; only test binaries call it.
+func SetGitScanMarginForTest(d time.Duration) { racyMargin = d }
 
 // dirKey is a directory's identity; the zero key (a platform without
 // inode numbers or ctime) never matches.
