@@ -56,6 +56,8 @@ type GitScan struct {
 	// next are the listings of this scan's walks, from start on.
 	next  map[string]*gitDir
 	start time.Time
+	// read counts the directories its walks read rather than reused.
+	read int
 }
 
 // Entries is NestedGitEntries through the scan's listings.

@@ -70,6 +70,7 @@ func (g *GitScan) list(p string) *gitDir {
 	if d != nil {
 		g.next[p] = d
 	}
+	g.read++
 	return d
 }
 
@@ -83,7 +84,7 @@ func (g *GitScan) Reuse() {
 // savedScan is a GitScan on disk.
 type savedScan struct {
 	Root  string
-	Since time.Time
+	Since int64 // nanoseconds since the epoch
 	Dirs  map[string]*gitDir
 }
 
@@ -110,19 +111,23 @@ func LoadGitScan(file, root string) *GitScan {
 	if gob.NewDecoder(bytes.NewReader(body)).Decode(&s) != nil || s.Root != root {
 		return g
 	}
-	g.prev, g.since = s.Dirs, s.Since
+	g.prev, g.since = s.Dirs, time.Unix(0, s.Since)
 	return g
 }
 
 // Save writes the listings of g's walks so far for root to file (0600,
 // its directory 0700), replacing it whole. Nothing is saved when g has
-// not walked.
+// not walked, nor when its walks reused every listing they were given:
+// what they were given still holds.
 func (g *GitScan) Save(file, root string) error {
 	if g.next == nil {
 		return errors.New("no walk to save")
 	}
+	if g.read == 0 {
+		return nil
+	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(savedScan{Root: root, Since: g.start, Dirs: g.next}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: g.next}); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(buf.Bytes())
