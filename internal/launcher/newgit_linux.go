@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 
