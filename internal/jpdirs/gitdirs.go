@@ -70,14 +70,14 @@ func (g *GitScan) Entries(root string, limit int) (found []string, complete bool
 // held, and, sorted by name, the entries that matter: subdirectories, a
 // `.git` of any type, and a regular HEAD.
 type gitDir struct {
-	Key  dirKey
-	N    int
-	Ents []gitEnt
+	Key  dirKey   `json:"k"`
+	N    int      `json:"n"`
+	Ents []gitEnt `json:"e,omitempty"`
 }
 
 type gitEnt struct {
-	Name string
-	Type fs.FileMode // the type bits only
+	Name string      `json:"n"`
+	Type fs.FileMode `json:"t"` // the type bits only
 }
 
 func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
@@ -168,9 +168,11 @@ func isBare(ents []gitEnt) bool {
 
 // readGitDir reads directory p: its identity first, then its entries, so
 // that a change made while it is read shows as a changed identity next
-// time.
+// time. A symlink is not followed: one swapped in for a directory after
+// its parent was listed would take the walk, and what is moved aside
+// after the run, outside the tree.
 func readGitDir(p string) *gitDir {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|openDirNoFollow, 0)
 	if err != nil {
 		return nil
 	}

@@ -3,8 +3,8 @@ package jpdirs
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -50,8 +50,9 @@ func SetGitScanMarginForTest(d time.Duration) { racyMargin = d }
 // dirKey is a directory's identity; the zero key (a platform without
 // inode numbers or ctime) never matches.
 type dirKey struct {
-	Dev, Ino uint64
-	Ctime    int64 // nanoseconds since the epoch
+	Dev   uint64 `json:"d"`
+	Ino   uint64 `json:"i"`
+	Ctime int64  `json:"c"` // nanoseconds since the epoch
 }
 
 // list returns the listing of directory p: the one remembered when its
@@ -108,7 +109,7 @@ func LoadGitScan(file, root string) *GitScan {
 		return g
 	}
 	var s savedScan
-	if gob.NewDecoder(bytes.NewReader(body)).Decode(&s) != nil || s.Root != root {
+	if json.Unmarshal(body, &s) != nil || s.Root != root {
 		return g
 	}
 	g.prev, g.since = s.Dirs, time.Unix(0, s.Since)
@@ -126,12 +127,12 @@ func (g *GitScan) Save(file, root string) error {
 	if g.read == 0 {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: g.next}); err != nil {
+	b, err := json.Marshal(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: g.next})
+	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	buf.Write(sum[:])
+	sum := sha256.Sum256(b)
+	b = append(b, sum[:]...)
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -142,7 +143,7 @@ func (g *GitScan) Save(file, root string) error {
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(buf.Bytes())
+	_, werr := tmp.Write(b)
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

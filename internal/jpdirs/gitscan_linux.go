@@ -5,6 +5,9 @@ import (
 	"syscall"
 )
 
+// openDirNoFollow opens a directory, never a symlink's target.
+const openDirNoFollow = syscall.O_DIRECTORY | syscall.O_NOFOLLOW
+
 func keyOf(fi fs.FileInfo) (dirKey, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {

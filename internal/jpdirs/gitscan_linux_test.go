@@ -126,3 +126,47 @@ func waitTick(t *testing.T, dir string) {
 		os.Remove(probe)
 	}
 }
+
+// TestGitScanNoFollow: a symlink swapped in for a directory after its
+// parent was listed (a race with another process) is not followed: the
+// walk would report, and the quarantine after a run move aside, a
+// repository outside the tree. Positive control: the same tree with the
+// directory in place reports the repository.
+func TestGitScanNoFollow(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(-time.Hour) // every listing is reused if its identity matches
+	g := &GitScan{}
+	g.Entries(root, GitScanLimit)
+	if err := os.Remove(filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	g.Reuse()
+	// The race: root's listing (d a directory) taken as current.
+	fi, err := os.Lstat(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.prev[root].Key, _ = keyOf(fi)
+	if got, _ := g.Entries(root, GitScanLimit); len(got) != 0 {
+		t.Errorf("the walk followed a symlink out of the tree: %v", got)
+	}
+	if err := os.Remove(filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(outside, filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := (&GitScan{}).Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(root, "d/.git")}) {
+		t.Errorf("control: %v", got)
+	}
+}
