@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
@@ -98,7 +99,10 @@ func newGitScans(ns *landlock.NSPlan) *gitScans {
 	for _, r := range rw {
 		inner := false
 		for _, o := range rw {
-			if o != r && strings.HasPrefix(r, strings.TrimSuffix(o, "/")+"/") {
+			rel, ok := strings.CutPrefix(r, strings.TrimSuffix(o, "/")+"/")
+			// The walk of o does not enter a `.git`: a writable bind
+			// inside one (a rule naming .git) is walked on its own.
+			if o != r && ok && !slices.Contains(strings.Split(rel, "/"), ".git") {
 				inner = true
 			}
 		}
