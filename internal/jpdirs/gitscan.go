@@ -82,7 +82,8 @@ func (g *GitScan) Reuse() {
 	g.next = nil
 }
 
-// savedScan is a GitScan on disk.
+// savedScan is a GitScan on disk, its directories by their path below
+// Root ("" for Root itself).
 type savedScan struct {
 	Root  string
 	Since int64 // nanoseconds since the epoch
@@ -112,7 +113,11 @@ func LoadGitScan(file, root string) *GitScan {
 	if json.Unmarshal(body, &s) != nil || s.Root != root {
 		return g
 	}
-	g.prev, g.since = s.Dirs, time.Unix(0, s.Since)
+	g.prev = make(map[string]*gitDir, len(s.Dirs))
+	for rel, d := range s.Dirs {
+		g.prev[filepath.Join(root, rel)] = d
+	}
+	g.since = time.Unix(0, s.Since)
 	return g
 }
 
@@ -127,7 +132,17 @@ func (g *GitScan) Save(file, root string) error {
 	if g.read == 0 {
 		return nil
 	}
-	b, err := json.Marshal(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: g.next})
+	dirs := make(map[string]*gitDir, len(g.next))
+	for p, d := range g.next {
+		switch rel, err := filepath.Rel(root, p); {
+		case err != nil:
+		case rel == ".":
+			dirs[""] = d
+		case filepath.IsLocal(rel):
+			dirs[rel] = d
+		}
+	}
+	b, err := json.Marshal(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: dirs})
 	if err != nil {
 		return err
 	}

@@ -75,17 +75,26 @@ func TestGitScanReuse(t *testing.T) {
 // byte of it changed.
 func TestGitScanSaved(t *testing.T) {
 	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "a/.git"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"a/.git", ".hidden/b"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(0)
+	waitTick(t, root)
 	g := &GitScan{}
 	g.Entries(root, GitScanLimit)
 	file := GitScanFile(t.TempDir(), root)
 	if err := g.Save(file, root); err != nil {
 		t.Fatal(err)
 	}
-	if l := LoadGitScan(file, root); len(l.prev) != 2 {
-		t.Fatalf("loaded %d listings, want 2", len(l.prev))
+	l := LoadGitScan(file, root)
+	if len(l.prev) != 4 {
+		t.Fatalf("loaded %d listings, want 4", len(l.prev))
+	}
+	if got, _ := l.Entries(root, GitScanLimit); l.read != 0 || !slices.Equal(got, []string{filepath.Join(root, "a/.git")}) {
+		t.Errorf("a walk from the saved scan read %d directories and found %v", l.read, got)
 	}
 	if l := LoadGitScan(file, root+"x"); l.prev != nil {
 		t.Error("a scan loaded for another root")
