@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -31,18 +32,18 @@ type emitter struct {
 	// build returns the manifest's bytes (which may be enc's buffer,
 	// valid until enc is used again), its clauses and the manifest itself
 	// (the exec plan is built from the Linux one).
-	build func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error)
+	build func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error)
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		b, c, err := sbpl.Build(et)
 		return b, c, nil, err
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
@@ -50,7 +51,7 @@ var emitters = []emitter{
 		b, err := enc.encode(m, "")
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
@@ -72,7 +73,7 @@ type emitted struct {
 	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	grants   []byte                              // the tool's entry in the grants record (artifact.ReviewedEntry)
-	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
+	clauses  map[platform.Platform][]plan.Clause // platform -> full clauses, for explain
 	err      error
 }
 
@@ -162,7 +163,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 		out.files = make([]file, 0, len(emitters)+2)
 	}
 	if keepClauses {
-		out.clauses = make(map[platform.Platform][]emit.Clause, len(emitters))
+		out.clauses = make(map[platform.Platform][]plan.Clause, len(emitters))
 	}
 	enc := encoders.Get().(*jsonEncoder)
 	defer encoders.Put(enc)
@@ -221,9 +222,9 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 	return out
 }
 
-func nonNil(c []emit.Clause) []emit.Clause {
+func nonNil(c []plan.Clause) []plan.Clause {
 	if c == nil {
-		return []emit.Clause{}
+		return []plan.Clause{}
 	}
 	return c
 }
