@@ -63,6 +63,10 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 	if err != nil {
 		return 0, err
 	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
+	}
+	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 	listener := make(chan int, 1)
 	started := make(chan error, 1)
 	var pid int
@@ -107,15 +111,11 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 	// The run ends when the command and every process it started have
 	// ended. The filter's own end (POLLHUP on the listener) is no sign:
 	// the starting thread keeps the filter if the runtime parks it
-	// instead of ending it (it does with the main thread). So learn
-	// becomes the reaper of the command's orphans (a process that
-	// daemonizes is still the run's) and waits for every child until
-	// none is left, on another goroutine: the observer must go on
-	// answering notifications until then.
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return 0, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
-	}
-	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	// instead of ending it (it does with the main thread). So learn is
+	// the reaper of the command's orphans (a process that daemonizes is
+	// still the run's: subreaper from before the command starts) and
+	// waits for every child until none is left, on another goroutine:
+	// the observer must go on answering notifications until then.
 	var done [2]int
 	if err := unix.Pipe2(done[:], unix.O_CLOEXEC); err != nil {
 		return 0, err
