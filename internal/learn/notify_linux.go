@@ -67,6 +67,12 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 		return 0, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
 	}
 	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	// Closed when the last child is reaped: the observer's cue to stop.
+	var done [2]int
+	if err := unix.Pipe2(done[:], unix.O_CLOEXEC); err != nil {
+		return 0, err
+	}
+	defer unix.Close(done[0])
 	listener := make(chan int, 1)
 	started := make(chan error, 1)
 	var pid int
@@ -101,6 +107,7 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 	select {
 	case fd = <-listener:
 	case err := <-started:
+		unix.Close(done[1])
 		return 0, err
 	}
 	defer unix.Close(fd)
@@ -116,11 +123,6 @@ func (t *tracer) runNotify(bin string, argv []string, dir string, env []string) 
 	// still the run's: subreaper from before the command starts) and
 	// waits for every child until none is left, on another goroutine:
 	// the observer must go on answering notifications until then.
-	var done [2]int
-	if err := unix.Pipe2(done[:], unix.O_CLOEXEC); err != nil {
-		return 0, err
-	}
-	defer unix.Close(done[0])
 	type ended struct {
 		code int
 		err  error
