@@ -289,3 +289,50 @@ func TestDenialsResolveNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNotifyListenerStaysWithLearn: the observed command must not hold
+// the filter's listener (with it, it could answer its own calls and
+// blind learn), and the filter stays on the one thread that started the
+// command: learn's other threads run unfiltered. Positive control: the
+// command's descriptor listing is read (it shows its standard ones).
+func TestNotifyListenerStaysWithLearn(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	res := observe(t, dir, sh, "-c", `exec 3>fds.txt; ls -l /proc/$$/fd >&3`)
+	if res.ExitCode != 0 {
+		t.Fatalf("exit code %d", res.ExitCode)
+	}
+	fds, err := os.ReadFile(filepath.Join(dir, "fds.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(fds), "fds.txt") {
+		t.Fatalf("the listing does not show the command's own descriptors:\n%s", fds)
+	}
+	if strings.Contains(string(fds), "seccomp") {
+		t.Errorf("the command holds a seccomp listener:\n%s", fds)
+	}
+	// Threads of this process under a filter: at most the one that
+	// started the command, if the runtime parked it (the main thread)
+	// instead of ending it.
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filtered := 0
+	for _, task := range tasks {
+		st, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		if strings.Contains(string(st), "\nSeccomp:\t2\n") {
+			filtered++
+		}
+	}
+	if filtered > 1 {
+		t.Errorf("%d threads of learn carry a seccomp filter, want at most the starting one", filtered)
+	}
+}
