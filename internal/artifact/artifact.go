@@ -30,6 +30,9 @@ const (
 	DirSBPL     = "sbpl"
 	DirLandlock = "landlock"
 	DirWinJob   = "winjob"
+	// DirShared holds what every tool's manifests share, once
+	// (landlock.BaseFile).
+	DirShared = "shared"
 )
 
 // Input is one thing the compiler read (execplan.Input: the exec path's

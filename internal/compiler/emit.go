@@ -31,26 +31,51 @@ type emitter struct {
 	// build returns the manifest's bytes (which may be enc's buffer,
 	// valid until enc is used again), its clauses and the manifest itself
 	// (the exec plan is built from the Linux one).
-	build func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error)
+	build func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error)
+}
+
+// shared is what every tool's manifests share, stored once in the
+// artifact (the Landlock base, landlock.Base): each manifest names it by
+// hash, so exec reaches it through the manifest's own pinned hash.
+type shared struct {
+	landlock    *landlock.Base
+	landlockSum string
+}
+
+// newShared builds the shared files; put stores one.
+func newShared(put func(rel string, data []byte) error) (*shared, error) {
+	base := landlock.NewBase()
+	b, err := marshalJSON(base)
+	if err != nil {
+		return nil, err
+	}
+	if err := put(landlock.BaseFile, b); err != nil {
+		return nil, err
+	}
+	return &shared{landlock: base, landlockSum: artifact.SHA256Hex(b)}, nil
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *shared, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		b, c, err := sbpl.Build(et)
 		return b, c, nil, err
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := enc.encode(m, "")
+		file, err := landlock.SplitBase(m, sh.landlock, sh.landlockSum)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		b, err := enc.encode(file, "")
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, _ *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
@@ -91,7 +116,7 @@ const emitWindow = 256
 // runs while the workers go on with the next tools: with chunks and a
 // barrier between them, the workers waited for it, a twentieth of a
 // 10,000-tool compile on one core.
-func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
+func emitAll(p *artifact.Policy, sh *shared, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(names)))
 	results := make([]emitted, len(names))
 	done := make([]chan struct{}, len(names))
@@ -120,7 +145,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 	for range workers {
 		wg.Go(func() {
 			for i := range work {
-				results[i] = emitTool(p, names[i], tools[names[i]], keepClauses, put)
+				results[i] = emitTool(p, sh, names[i], tools[names[i]], keepClauses, put)
 				close(done[i])
 			}
 		})
@@ -149,7 +174,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 // entry of p, so tools can be emitted concurrently. With put set, each
 // file is written through it as soon as it is built, straight from the
 // encoder's buffer, and emitted.files stays empty.
-func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, put func(rel string, data []byte) error) emitted {
+func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepClauses bool, put func(rel string, data []byte) error) emitted {
 	if !artifact.ToolFileNameOK(name) {
 		return emitted{err: fmt.Errorf("tool name %q cannot be used as a file name", name)}
 	}
@@ -174,7 +199,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 		return nil
 	}
 	for _, em := range emitters {
-		data, clauses, _, err := em.build(et, enc)
+		data, clauses, _, err := em.build(et, sh, enc)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
 		}

@@ -187,9 +187,20 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 	if err != nil {
 		return err
 	}
+	keep := put
+	if keep == nil {
+		keep = func(rel string, data []byte) error {
+			res.Files[rel] = data
+			return nil
+		}
+	}
+	sh, err := newShared(keep)
+	if err != nil {
+		return err
+	}
 	written := 0
 	opts.progress("writing", 0, len(names))
-	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+	err = emitAll(p, sh, names, tools, st == nil, put, func(name string, e *emitted) error {
 		written++
 		if written%64 == 0 || written == len(names) {
 			opts.progress("writing", written, len(names))
@@ -281,7 +292,7 @@ func sweepStages(out string) {
 }
 
 // artifactDirs are the directories of an artifact.
-var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec}
+var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec, artifact.DirShared}
 
 func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -347,7 +358,7 @@ func stageFiles(out string, files map[string][]byte) (*stage, error) {
 
 func stageDir(d string) bool {
 	switch d {
-	case artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec:
+	case artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec, artifact.DirShared:
 		return true
 	}
 	return false

@@ -37,6 +37,8 @@ type leanTool = artifact.ExecTool
 // located is what the artifact says about one tool on one platform.
 type located struct {
 	Manifest string // absolute path of the platform manifest
+	// Dir is the artifact's directory, where the shared files are.
+	Dir      string
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
@@ -156,7 +158,7 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
+	return &located{Manifest: rel, Dir: filepath.Dir(artifactPath), Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the

@@ -246,6 +246,9 @@ func Prepare(o *Options) (*Plan, error) {
 			if err := loc.owns(m.Root, m.Tool, o.Tool); err != nil {
 				return nil, err
 			}
+			if err := joinBase(loc, m); err != nil {
+				return nil, err
+			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
 		case platform.Darwin:
@@ -376,6 +379,28 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 		return nil, &MismatchError{Manifest: path, What: err.Error()}
 	}
 	return &m, nil
+}
+
+// joinBase completes m, a tool's manifest file, with the shared base it
+// names: read beside it, checked against the hash the (verified)
+// manifest records, so the pin's hash chain reaches it too.
+func joinBase(loc *located, m *landlock.Manifest) error {
+	if m.BaseSHA256 == "" {
+		return &MismatchError{Manifest: loc.Manifest, What: "manifest names no shared base; refusing rather than running without the baseline"}
+	}
+	path := filepath.Join(loc.Dir, filepath.FromSlash(landlock.BaseFile))
+	b, err := readVerified(path, m.BaseSHA256)
+	if err != nil {
+		return err
+	}
+	var base landlock.Base
+	if err := json.Unmarshal(b, &base); err != nil {
+		return fmt.Errorf("%s: not a shared landlock base: %w; run `jp-policy compile`", path, err)
+	}
+	if err := landlock.JoinBase(m, &base); err != nil {
+		return &MismatchError{Manifest: loc.Manifest, What: err.Error()}
+	}
+	return nil
 }
 
 // degraded lists the clauses a kernel with the given ABI cannot enforce

@@ -79,18 +79,13 @@ func Build(t emit.Tool) (*Manifest, error) {
 			How: "the Landlock split: each keeps only read (and execute), and the directory holding it keeps only that directly in it, so it cannot be created, replaced, renamed or deleted (on the namespaced path an existing one is a read-only bind too, ns.protected); below ABI 3 truncate(2) is not restricted",
 		})
 	}
-	cl = append(cl, emit.Clause{
-		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
-		Status: emit.Enforced, MinABI: ABITruncate,
-		How: "below ABI 3 truncate(2) is not restricted",
-	})
+	cl = append(cl, defaultClause)
 	cl = append(cl, baselineClauses()...)
 	cl = append(cl, overlapClauses(live)...)
 	cl = append(cl, netClauses(plan)...)
 	cl = append(cl, SeccompClauses(*m.Seccomp)...)
+	cl = append(cl, scopeClauses...)
 	cl = append(cl,
-		emit.Clause{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
-		emit.Clause{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
 		envClause(t.Access.Env),
 		commandsClause(t.Access.Commands),
 	)
@@ -103,6 +98,19 @@ func Build(t emit.Tool) (*Manifest, error) {
 	}
 	return m, nil
 }
+
+// defaultClause and scopeClauses read the same for every tool (Base).
+var (
+	defaultClause = emit.Clause{
+		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
+		Status: emit.Enforced, MinABI: ABITruncate,
+		How: "below ABI 3 truncate(2) is not restricted",
+	}
+	scopeClauses = []emit.Clause{
+		{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
+		{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
+	}
+)
 
 // ProgramRule is the grant a launcher adds for the program it starts when
 // no fs rule or baseline entry already lets it run: execute, plus read so
