@@ -66,6 +66,11 @@ type Tool struct {
 	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
 	// so a launcher can tell a manifest changed after compile.
 	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
+	// BaseSHA256 maps a platform to the hex SHA-256 of the shared file
+	// its manifest is completed with (landlock.BaseFile, sbpl.BaseFile:
+	// what every tool's manifest shares, stored once); absent for a
+	// platform whose manifest is whole.
+	BaseSHA256 map[platform.Platform]string `json:"base_sha256,omitempty"`
 }
 
 // ClauseStatus is the artifact's summary of one clause on one platform:

@@ -12,8 +12,9 @@ const DirExec = execplan.DirExec
 
 // ExecFormatVersion is the exec file's format. Format 1 also carried the
 // artifact digest and the staleness inputs, which are in the pin now
-// (Pin.Inputs); readers refuse other formats.
-const ExecFormatVersion = 2
+// (Pin.Inputs); format 2 had no shared bases (BaseSHA256); readers
+// refuse other formats.
+const ExecFormatVersion = 3
 
 // ExecIndex is one tool's exec file: the workspace root and the tool's
 // part of policy.json. It depends on nothing else, so that a config edit
@@ -36,6 +37,7 @@ type ExecTool struct {
 	} `json:"access"`
 	Manifests      map[platform.Platform]string `json:"manifests"`
 	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
+	BaseSHA256     map[platform.Platform]string `json:"base_sha256,omitempty"`
 }
 
 // ToolFileNameOK reports whether a tool name can name the artifact's
@@ -56,5 +58,6 @@ func ExecIndexOf(p *Policy, name string) ExecIndex {
 	x.Tool.Access.Net = t.Access.Net
 	x.Tool.Manifests = t.Manifests
 	x.Tool.ManifestSHA256 = t.ManifestSHA256
+	x.Tool.BaseSHA256 = t.BaseSHA256
 	return x
 }

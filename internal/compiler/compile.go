@@ -263,7 +263,7 @@ func Build(opts Options) (_ *Result, err error) {
 		res.Loaded = l
 		return res, nil
 	}
-	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
+	if err = writeArtifact(&opts, res, names, emittedTools, devDir); err != nil {
 		return nil, err
 	}
 	return res, nil

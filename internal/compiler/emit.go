@@ -35,44 +35,63 @@ type emitter struct {
 }
 
 // shared is what every tool's manifests share, stored once in the
-// artifact (the Landlock base, landlock.Base): each manifest names it by
-// hash, so exec reaches it through the manifest's own pinned hash.
+// artifact (landlock.Base, sbpl.Base): each tool's exec file records the
+// shared files' hashes (artifact.Tool.BaseSHA256), so exec reaches them
+// through the pin's hash chain.
 type shared struct {
-	landlock    *landlock.Base
-	landlockSum string
+	landlock *landlock.Base
+	sbpl     *sbpl.Base
+	sums     map[platform.Platform]string // platform -> SHA-256 of its shared file
 }
 
-// newShared builds the shared files; put stores one.
-func newShared(put func(rel string, data []byte) error) (*shared, error) {
-	base := landlock.NewBase()
-	b, err := marshalJSON(base)
+// newShared builds the shared files for the developer directory the
+// macOS profiles name; put stores one.
+func newShared(devDir string, put func(rel string, data []byte) error) (*shared, error) {
+	sh := &shared{landlock: landlock.NewBase(), sbpl: sbpl.NewBase(devDir), sums: map[platform.Platform]string{}}
+	enc := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(enc)
+	b, err := enc.compact(sh.landlock)
 	if err != nil {
 		return nil, err
 	}
-	if err := put(landlock.BaseFile, b); err != nil {
-		return nil, err
+	for _, f := range []struct {
+		plat platform.Platform
+		rel  string
+		data []byte
+	}{{platform.Linux, landlock.BaseFile, bytes.Clone(b)}, {platform.Darwin, sbpl.BaseFile, sh.sbpl.Text}} {
+		if err := put(f.rel, f.data); err != nil {
+			return nil, err
+		}
+		sh.sums[f.plat] = artifact.SHA256Hex(f.data)
 	}
-	return &shared{landlock: base, landlockSum: artifact.SHA256Hex(b)}, nil
+	return sh, nil
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *shared, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
-		b, c, err := sbpl.Build(et)
-		return b, c, nil, err
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, sh *shared, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+		b, c, err := sbpl.BuildWith(et, sh.sbpl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		tail, ok := bytes.CutPrefix(b, sh.sbpl.Text)
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("internal error: the profile of %s does not start with the shared base", et.Name)
+		}
+		return tail, c, nil, nil
 	}},
 	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		file, err := landlock.SplitBase(m, sh.landlock, sh.landlockSum)
+		file, err := landlock.SplitBase(m, sh.landlock)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := enc.encode(file, "")
+		b, err := enc.compact(file)
 		return b, m.Clauses, m, err
 	}},
 	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, _ *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
@@ -80,7 +99,7 @@ var emitters = []emitter{
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := enc.encode(m, "")
+		b, err := enc.compact(m)
 		return b, m.Clauses, m, err
 	}},
 }
@@ -182,6 +201,7 @@ func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepCla
 	at.Manifests = make(map[platform.Platform]string, len(emitters))
 	at.ManifestSHA256 = make(map[platform.Platform]string, len(emitters))
 	at.Enforcement = make(map[platform.Platform][]artifact.ClauseStatus, len(emitters))
+	at.BaseSHA256 = sh.sums
 	var out emitted
 	if put == nil {
 		out.files = make([]file, 0, len(emitters)+2)
@@ -216,7 +236,7 @@ func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepCla
 	}
 	// One small file per tool for exec, which then reads what one tool
 	// needs whatever the size of the workspace (the pin holds each hash).
-	x, err := enc.encode(artifact.ExecIndexOf(p, name), "")
+	x, err := enc.compact(artifact.ExecIndexOf(p, name))
 	if err != nil {
 		return emitted{err: err}
 	}

@@ -29,7 +29,8 @@ func defaultOutDir(root string) string {
 
 const gitignore = "# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n"
 
-// marshalJSON is the one JSON encoding of every file the compiler writes:
+// marshalJSON is the JSON encoding of the files people read (policy.json,
+// the grants record; the per-tool files are compact, jsonEncoder.compact):
 // two-space indent, sorted map keys (encoding/json), no HTML escaping (so
 // paths with & or < stay readable), and a final newline.
 func marshalJSON(v any) ([]byte, error) {
@@ -56,6 +57,17 @@ func (e *jsonEncoder) encode(v any, prefix string) ([]byte, error) {
 	}
 	e.out = appendIndent(e.out[:0], e.buf.Bytes(), prefix, "  ")
 	return e.out, nil
+}
+
+// compact is encode without indentation, for the files only programs
+// read (the manifests, the exec files): indenting them made them a third
+// larger, and a compile writes and hashes them for every tool.
+func (e *jsonEncoder) compact(v any) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
 }
 
 // Why pooled encoders: a compile encodes five documents per tool; a new
@@ -160,7 +172,7 @@ func (pw *policyWriter) close() (string, error) {
 // opts.stage when compiling (streamed, never all in memory), else into
 // res.Files. It records policy.json's and the exec files' hashes for the
 // pin.
-func writeArtifact(opts *Options, res *Result, names []string, tools map[string]emit.Tool) error {
+func writeArtifact(opts *Options, res *Result, names []string, tools map[string]emit.Tool, devDir string) error {
 	p := res.Artifact
 	st := opts.stage
 	var (
@@ -194,7 +206,7 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 			return nil
 		}
 	}
-	sh, err := newShared(keep)
+	sh, err := newShared(devDir, keep)
 	if err != nil {
 		return err
 	}

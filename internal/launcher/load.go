@@ -46,6 +46,9 @@ type located struct {
 	// SHA256 is the manifest's hash as recorded in the pinned artifact;
 	// the manifest is read through readVerified, never trusted by path.
 	SHA256 string
+	// BaseSHA256 is the recorded hash of the shared file the manifest is
+	// completed with (landlock.BaseFile, sbpl.BaseFile), read the same way.
+	BaseSHA256 string
 }
 
 // resolveManifest reads the artifact at artifactPath for the workspace
@@ -158,7 +161,8 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Dir: filepath.Dir(artifactPath), Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
+	return &located{Manifest: rel, Dir: filepath.Dir(artifactPath), Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net,
+		SHA256: t.ManifestSHA256[plat], BaseSHA256: t.BaseSHA256[plat]}, nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the

@@ -15,6 +15,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/policy"
@@ -254,7 +255,12 @@ func Prepare(o *Options) (*Plan, error) {
 		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
-			p.Profile, p.ProfileText = loc.Manifest, string(b)
+			// The profile is the shared base followed by the tool's file.
+			_, base, err := readBase(loc, sbpl.BaseFile)
+			if err != nil {
+				return nil, err
+			}
+			p.Profile, p.ProfileText = loc.Manifest, string(base)+string(b)
 		case platform.Windows:
 			j, err := decodeWinJob(loc.Manifest, b)
 			if err != nil {
@@ -381,15 +387,22 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 	return &m, nil
 }
 
-// joinBase completes m, a tool's manifest file, with the shared base it
-// names: read beside it, checked against the hash the (verified)
-// manifest records, so the pin's hash chain reaches it too.
-func joinBase(loc *located, m *landlock.Manifest) error {
-	if m.BaseSHA256 == "" {
-		return &MismatchError{Manifest: loc.Manifest, What: "manifest names no shared base; refusing rather than running without the baseline"}
+// readBase reads the shared file rel of the artifact, checked against
+// the hash the tool's (verified) exec file records, so the pin's hash
+// chain reaches it as it reaches the manifest.
+func readBase(loc *located, rel string) (string, []byte, error) {
+	path := filepath.Join(loc.Dir, filepath.FromSlash(rel))
+	if loc.BaseSHA256 == "" {
+		return path, nil, &MismatchError{Manifest: loc.Manifest, What: "the tool's exec file names no shared " + rel + "; refusing rather than running without the baseline"}
 	}
-	path := filepath.Join(loc.Dir, filepath.FromSlash(landlock.BaseFile))
-	b, err := readVerified(path, m.BaseSHA256)
+	b, err := readVerified(path, loc.BaseSHA256)
+	return path, b, err
+}
+
+// joinBase completes m, a tool's Linux manifest file, with the shared
+// base (landlock.JoinBase).
+func joinBase(loc *located, m *landlock.Manifest) error {
+	path, b, err := readBase(loc, landlock.BaseFile)
 	if err != nil {
 		return err
 	}

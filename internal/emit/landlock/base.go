@@ -11,10 +11,10 @@ import (
 // and the clauses that read the same for every tool (fs.default, the
 // baseline groups, the seccomp filter without network, the capabilities
 // and the scopes). The artifact stores it once (BaseFile); each tool's
-// manifest file holds no baseline, a reference (a clause with only its
-// ID) for each of its clauses that equals the base's, and the base's
-// SHA-256 (Manifest.BaseSHA256), so the pin's hash chain reaches it
-// through the manifest.
+// manifest file holds no baseline and a reference (a clause with only
+// its ID) for each of its clauses that equals the base's. The tool's
+// exec file records the base's SHA-256 beside its manifest's, so the
+// pin's hash chain reaches it.
 type Base struct {
 	Version  int           `json:"version"`
 	Baseline []PathRule    `json:"baseline"`
@@ -33,10 +33,10 @@ func NewBase() *Base {
 	return &Base{Version: FormatVersion, Baseline: baselineRules(), Clauses: cl}
 }
 
-// SplitBase is m as its file stores it, next to b whose hash is sum: no
-// baseline, and each clause that equals b's clause of the same ID
-// reduced to that ID. m must have b's baseline (Build's manifests do).
-func SplitBase(m *Manifest, b *Base, sum string) (*Manifest, error) {
+// SplitBase is m as its file stores it, next to b: no baseline, and each
+// clause that equals b's clause of the same ID reduced to that ID. m
+// must have b's baseline (Build's manifests do).
+func SplitBase(m *Manifest, b *Base) (*Manifest, error) {
 	if !slices.EqualFunc(m.Baseline, b.Baseline, pathRuleEqual) {
 		return nil, fmt.Errorf("internal error: the manifest of %s has another baseline than the shared one", m.Tool)
 	}
@@ -46,7 +46,6 @@ func SplitBase(m *Manifest, b *Base, sum string) (*Manifest, error) {
 	}
 	out := *m
 	out.Baseline = []PathRule{}
-	out.BaseSHA256 = sum
 	out.Clauses = make([]emit.Clause, len(m.Clauses))
 	for i, c := range m.Clauses {
 		if bc, ok := byID[c.ID]; ok && bc == c {
@@ -58,8 +57,8 @@ func SplitBase(m *Manifest, b *Base, sum string) (*Manifest, error) {
 }
 
 // JoinBase makes m, a manifest read from its file, whole again with b,
-// the base file it names (whose hash the caller has checked against
-// m.BaseSHA256): b's baseline, and b's clause for each reference. A
+// the base file (whose hash the caller has checked against the one the
+// tool's exec file records): b's baseline, and b's clause for each reference. A
 // manifest with a baseline of its own or a reference b lacks is refused.
 func JoinBase(m *Manifest, b *Base) error {
 	if b.Version != FormatVersion {

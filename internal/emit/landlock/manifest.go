@@ -86,8 +86,4 @@ type Manifest struct {
 	// filesystem in a private mount namespace (exec --namespaces).
 	Namespace *NSPlan       `json:"namespace"`
 	Clauses   []emit.Clause `json:"clauses"`
-	// BaseSHA256, in a manifest file, is the SHA-256 of the shared base
-	// (BaseFile) that holds its baseline and the clauses it names by ID
-	// only; JoinBase makes it whole. "" in a manifest built in memory.
-	BaseSHA256 string `json:"base_sha256,omitempty"`
 }

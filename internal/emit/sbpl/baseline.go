@@ -133,6 +133,12 @@ var services = []entry{
 // user config) reach nothing the policy speaks about, so inside the
 // workspace and the grants the policy alone decides.
 func baseline(devDir, home, outside string) []group {
+	return append(staticBaseline(devDir), toolBaseline(home, outside)...)
+}
+
+// staticBaseline is the part of the baseline that is the same for every
+// tool of a host: it is stored once in the artifact (Base).
+func staticBaseline(devDir string) []group {
 	var sys strings.Builder
 	for _, n := range sysctls {
 		sys.WriteString(" (sysctl-name " + Quote(n) + ")")
@@ -145,16 +151,7 @@ func baseline(devDir, home, outside string) []group {
 		svc.WriteString("\n  " + s.rule + " ; " + s.why + " [" + s.src + "]")
 	}
 	dev := Quote(devDir)
-	only := func(f string) string {
-		if outside == "" {
-			return f
-		}
-		return "(require-all " + f + " " + outside + ")"
-	}
-	param := func(name string) string { return `(param "` + name + `")` }
-	prog := only(`(literal `+param(ProgramParam)+`)`) + " " + only(`(literal `+param(ProgramRealParam)+`)`)
-	tmp := only(`(subpath ` + param(TmpDirParam) + `)`)
-	gs := []group{
+	return []group{
 		{"baseline.process", "fork, inspect and signal processes of the same sandbox; read CPU and OS sysctls; POSIX semaphores; host statistics", []entry{
 			{`(allow process-fork)`, "shells and build tools fork", srcCodex},
 			{`(allow process-info* (target same-sandbox))`, "ps, wait and rusage of the tool's own processes only", srcCodex},
@@ -199,6 +196,22 @@ func baseline(devDir, home, outside string) []group {
 		{"baseline.services", "the system services libc, Foundation and Security use: user lookup, logging, notifications, preferences, temporary directories, TLS trust", []entry{
 			{`(allow mach-lookup` + svc.String() + "\n)", "one line per service, each with its reason and precedent", srcChromium + ", " + srcCodexPlatform},
 		}},
+	}
+}
+
+// toolBaseline is the part of the baseline that depends on the tool (its
+// grants, in outside) and the user's home.
+func toolBaseline(home, outside string) []group {
+	only := func(f string) string {
+		if outside == "" {
+			return f
+		}
+		return "(require-all " + f + " " + outside + ")"
+	}
+	param := func(name string) string { return `(param "` + name + `")` }
+	prog := only(`(literal `+param(ProgramParam)+`)`) + " " + only(`(literal `+param(ProgramRealParam)+`)`)
+	tmp := only(`(subpath ` + param(TmpDirParam) + `)`)
+	gs := []group{
 		{"baseline.tmp", "a private scratch directory for this run, passed as TMPDIR", []entry{
 			{`(allow file-read* ` + tmp + `)`, "here-documents, Python's tempfile, compilers", srcCodex},
 			{`(allow file-write* ` + tmp + `)`, "the tool creates and removes its temporary files", srcCodex},
