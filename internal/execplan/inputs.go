@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -57,8 +58,11 @@ func (in Input) describe() string {
 // HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
 // Only a regular file is read (jpdirs.OpenRegular): a FIFO or a device
 // at an input's path is an error, never a read that blocks or never ends.
+// The file goes through the hash in pieces: exec hashes every config
+// layer on every run, and holding a large layer whole cost more in fresh
+// memory than the hashing itself.
 func HashFile(path string) (string, error) {
-	f, fi, err := jpdirs.OpenRegular(path)
+	f, _, err := jpdirs.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -66,11 +70,11 @@ func HashFile(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	b, err := jpdirs.ReadAll(f, fi.Size())
-	if err != nil {
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	return SHA256Hex(b), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // EnvConfigPrefix starts JP's config variables (JP_CFG_*).

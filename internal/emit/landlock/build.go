@@ -2,6 +2,7 @@ package landlock
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,11 +64,12 @@ func Build(t emit.Tool) (*Manifest, error) {
 	}
 	m.Seccomp = SeccompSpec(m.Net)
 
-	var cl []emit.Clause
-	for _, r := range all {
+	byIndex := slices.Clone(all)
+	sort.SliceStable(byIndex, func(a, b int) bool { return byIndex[a].Index < byIndex[b].Index })
+	cl := make([]emit.Clause, 0, len(all)+48)
+	for _, r := range byIndex {
 		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
-	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
 	if len(guards) > 0 {
 		var ps []string
 		for _, g := range guards {
@@ -150,12 +152,6 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
 		g = []PathRule{}
 	}
 	return out, g
-}
-
-func fsIndex(id string) int {
-	var i int
-	fmt.Sscanf(id, "fs[%d]", &i)
-	return i
 }
 
 func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) emit.Clause {
