@@ -57,8 +57,9 @@ type Tool struct {
 	Origins   []RuleOrigin        `json:"origins"`
 	Warnings  []diag.Diagnostic   `json:"warnings"`
 	// Enforcement maps a platform ("linux", "darwin", "windows") to the
-	// status of every clause there; the manifests (and `explain`) carry
-	// each clause's full description.
+	// status of every clause of the tool there but the shared ones
+	// (Policy.Enforcement); the manifests (and `explain`) carry each
+	// clause's full description.
 	Enforcement map[platform.Platform][]ClauseStatus `json:"enforcement"`
 	// Manifests maps a platform to its manifest path, relative to the
 	// artifact's directory.
@@ -97,12 +98,17 @@ func Summarize(clauses []emit.Clause) []ClauseStatus {
 
 // Policy is the whole artifact.
 type Policy struct {
-	Format    int              `json:"format"`
-	Generator string           `json:"generator"`
-	Root      string           `json:"root"`
-	Digest    string           `json:"digest"`
-	Inputs    []Input          `json:"inputs"`
-	Tools     map[string]*Tool `json:"tools"`
+	Format    int     `json:"format"`
+	Generator string  `json:"generator"`
+	Root      string  `json:"root"`
+	Digest    string  `json:"digest"`
+	Inputs    []Input `json:"inputs"`
+	// Enforcement maps a platform to the status of the clauses every
+	// tool there shares, listed once (the shared files' clauses: the
+	// system baseline, the default deny, the seccomp filter without
+	// network, the scopes); each tool's own Enforcement lists the rest.
+	Enforcement map[platform.Platform][]ClauseStatus `json:"enforcement"`
+	Tools       map[string]*Tool                     `json:"tools"`
 	// Warnings are every finding of the compile (lint warnings and
 	// dropped rules), sorted.
 	Warnings []diag.Diagnostic `json:"warnings"`

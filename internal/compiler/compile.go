@@ -44,7 +44,7 @@ type Options struct {
 	// written (Compile and Rebuild ignore Only).
 	Only []string
 	// GrantsOnly, when set, stops a Build once every tool's grants are
-	// decided: no manifests, exec files or policy.json are built, which
+	// decided: no manifests, exec plans or policy.json are built, which
 	// is most of a compile's cost. For diff, which compares grants only
 	// (Compile and Rebuild ignore it).
 	GrantsOnly bool

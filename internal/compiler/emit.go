@@ -35,19 +35,49 @@ type emitter struct {
 }
 
 // shared is what every tool's manifests share, stored once in the
-// artifact (landlock.Base, sbpl.Base): each tool's exec file records the
+// artifact (landlock.Base, sbpl.Base): each tool's exec plan records the
 // shared files' hashes (artifact.Tool.BaseSHA256), so exec reaches them
 // through the pin's hash chain.
 type shared struct {
 	landlock *landlock.Base
 	sbpl     *sbpl.Base
 	sums     map[platform.Platform]string // platform -> SHA-256 of its shared file
+	// clauses are, per platform, the clauses every tool shares: a tool's
+	// clause equal to the shared one of its ID is summarised once in
+	// policy.json (Policy.Enforcement), not in every tool's entry.
+	clauses map[platform.Platform]map[string]emit.Clause
+}
+
+// own is the clauses of a tool on plat that are not the shared ones.
+func (sh *shared) own(plat platform.Platform, clauses []emit.Clause) []emit.Clause {
+	out := make([]emit.Clause, 0, len(clauses))
+	for _, c := range clauses {
+		if bc, ok := sh.clauses[plat][c.ID]; !ok || bc != c {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// enforcement is the shared clauses' summary, for Policy.Enforcement.
+func (sh *shared) enforcement() map[platform.Platform][]artifact.ClauseStatus {
+	return map[platform.Platform][]artifact.ClauseStatus{
+		platform.Linux:  artifact.Summarize(sh.landlock.Clauses),
+		platform.Darwin: artifact.Summarize(sh.sbpl.Clauses()),
+	}
 }
 
 // newShared builds the shared files for the developer directory the
 // macOS profiles name; put stores one.
 func newShared(devDir string, put func(rel string, data []byte) error) (*shared, error) {
 	sh := &shared{landlock: landlock.NewBase(), sbpl: sbpl.NewBase(devDir), sums: map[platform.Platform]string{}}
+	sh.clauses = map[platform.Platform]map[string]emit.Clause{}
+	for plat, cl := range map[platform.Platform][]emit.Clause{platform.Linux: sh.landlock.Clauses, platform.Darwin: sh.sbpl.Clauses()} {
+		sh.clauses[plat] = make(map[string]emit.Clause, len(cl))
+		for _, c := range cl {
+			sh.clauses[plat][c.ID] = c
+		}
+	}
 	enc := encoders.Get().(*jsonEncoder)
 	defer encoders.Put(enc)
 	b, err := enc.compact(sh.landlock)
@@ -112,7 +142,7 @@ type file struct {
 
 // emitted is everything one tool contributes to the artifact directory.
 type emitted struct {
-	files    []file                              // manifests and the exec file
+	files    []file                              // manifests and the exec plan
 	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	grants   []byte                              // the tool's entry in the grants record (artifact.ReviewedEntry)
@@ -189,7 +219,7 @@ func emitAll(p *artifact.Policy, sh *shared, names []string, tools map[string]em
 
 // emitTool runs every emitter for one tool, records their files and
 // per-clause enforcement in the tool's artifact entry, and encodes the
-// tool's exec file and policy.json entry. It touches only this tool's
+// tool's exec plan and policy.json entry. It touches only this tool's
 // entry of p, so tools can be emitted concurrently. With put set, each
 // file is written through it as soon as it is built, straight from the
 // encoder's buffer, and emitted.files stays empty.
@@ -229,28 +259,19 @@ func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepCla
 		}
 		at.Manifests[em.platform] = rel
 		at.ManifestSHA256[em.platform] = artifact.SHA256Hex(data)
-		at.Enforcement[em.platform] = artifact.Summarize(clauses)
+		at.Enforcement[em.platform] = artifact.Summarize(sh.own(em.platform, clauses))
 		if keepClauses {
 			out.clauses[em.platform] = nonNil(clauses)
 		}
 	}
 	// One small file per tool for exec, which then reads what one tool
-	// needs whatever the size of the workspace (the pin holds each hash).
-	x, err := enc.compact(artifact.ExecIndexOf(p, name))
-	if err != nil {
-		return emitted{err: err}
-	}
-	xsum := artifact.SHA256Hex(x)
-	if err := keep(artifact.ExecFile(name), x); err != nil {
-		return emitted{err: err}
-	}
-	// The pin holds the hash of the tool's exec plan, which exec reads
-	// first; the plan holds the exec index file's hash.
-	plan := execPlan(p, name, xsum)
+	// needs whatever the size of the workspace (the pin holds its hash).
+	plan := execPlan(p, name)
 	if err := keep(execplan.PlanFile(name), plan); err != nil {
 		return emitted{err: err}
 	}
 	out.execHash = artifact.SHA256Hex(plan)
+	var err error
 	if out.entry, err = marshalEntry(at); err != nil {
 		return emitted{err: err}
 	}

@@ -136,10 +136,7 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	}
 	ap := filepath.Join(dir, artifact.FileName)
 	must(b, writeJSON(ap, p))
-	must(b, writeJSON(filepath.Join(dir, artifact.ExecFile("t")), artifact.ExecIndexOf(p, "t")))
-	xsum, err := artifact.HashFile(filepath.Join(dir, artifact.ExecFile("t")))
-	must(b, err)
-	plan := execplan.Encode(&execplan.Plan{Tool: "t", Root: ws, ExecSHA256: xsum, Enabled: true})
+	plan := execplan.Encode(artifact.PlanOf(p, "t"))
 	must(b, os.WriteFile(filepath.Join(dir, execplan.PlanFile("t")), plan, 0o644))
 	psum := artifact.SHA256Hex(plan)
 	tools := map[string]string{"t": psum}

@@ -46,4 +46,3 @@ func writeManifestFiles(tb testing.TB, dir string, m *landlock.Manifest) (string
 	must(tb, err)
 	return msum, sums
 }
-

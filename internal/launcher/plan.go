@@ -388,12 +388,12 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 }
 
 // readBase reads the shared file rel of the artifact, checked against
-// the hash the tool's (verified) exec file records, so the pin's hash
+// the hash the tool's (verified) exec plan records, so the pin's hash
 // chain reaches it as it reaches the manifest.
 func readBase(loc *located, rel string) (string, []byte, error) {
 	path := filepath.Join(loc.Dir, filepath.FromSlash(rel))
 	if loc.BaseSHA256 == "" {
-		return path, nil, &MismatchError{Manifest: loc.Manifest, What: "the tool's exec file names no shared " + rel + "; refusing rather than running without the baseline"}
+		return path, nil, &MismatchError{Manifest: loc.Manifest, What: "the tool's exec plan names no shared " + rel + "; refusing rather than running without the baseline"}
 	}
 	b, err := readVerified(path, loc.BaseSHA256)
 	return path, b, err

@@ -301,6 +301,10 @@ func TestPrepareFromArtifact(t *testing.T) {
 			if p.Profile != filepath.Join(ws, ".jp", "policy", "sbpl", "t.sb") {
 				t.Errorf("darwin profile %q", p.Profile)
 			}
+			// The shared base, then the tool's own rules.
+			if p.ProfileText != "(version 1)\n(deny default)\n;; the tool's own rules\n" {
+				t.Errorf("darwin profile text %q", p.ProfileText)
+			}
 			if strings.Join(p.Env, ",") != "TOKEN=1" {
 				t.Errorf("darwin env %q: the artifact's env rules grant TOKEN", p.Env)
 			}

@@ -13,7 +13,7 @@ import (
 // and the scopes). The artifact stores it once (BaseFile); each tool's
 // manifest file holds no baseline and a reference (a clause with only
 // its ID) for each of its clauses that equals the base's. The tool's
-// exec file records the base's SHA-256 beside its manifest's, so the
+// exec plan records the base's SHA-256 beside its manifest's, so the
 // pin's hash chain reaches it.
 type Base struct {
 	Version  int           `json:"version"`
@@ -58,7 +58,7 @@ func SplitBase(m *Manifest, b *Base) (*Manifest, error) {
 
 // JoinBase makes m, a manifest read from its file, whole again with b,
 // the base file (whose hash the caller has checked against the one the
-// tool's exec file records): b's baseline, and b's clause for each reference. A
+// tool's exec plan records): b's baseline, and b's clause for each reference. A
 // manifest with a baseline of its own or a reference b lacks is refused.
 func JoinBase(m *Manifest, b *Base) error {
 	if b.Version != FormatVersion {

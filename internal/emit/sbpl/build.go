@@ -48,6 +48,10 @@ type Base struct {
 // BaseFile is the base's file, relative to the artifact directory.
 const BaseFile = "shared/sbpl.sb"
 
+// Clauses are the clauses of the base's groups, which every profile built
+// on it starts with.
+func (b *Base) Clauses() []emit.Clause { return slices.Clone(b.clauses) }
+
 // NewBase renders the base for devDir.
 func NewBase(devDir string) *Base {
 	var b bytes.Buffer
