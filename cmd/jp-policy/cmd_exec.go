@@ -87,10 +87,17 @@ func (c *ExecCmd) Run(g *Globals) error {
 		return fail(exitRefused, errors.New("--format is for --dry-run: a run prints only what the command prints"))
 	}
 	argv := c.argv()
+	var built *launcher.Built
+	if c.Default {
+		var err error
+		if built, err = defaultPlan(c.Workspace, c.Tool, platform.Host); err != nil {
+			return fail(exitRefused, err)
+		}
+	}
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,
-		Default:    c.Default,
+		Built:      built,
 		Tool:       c.Tool,
 		BestEffort: c.BestEffort,
 		RequireABI: c.RequireABI,

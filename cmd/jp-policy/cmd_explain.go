@@ -2,10 +2,11 @@ package main
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/compiler"
 	"github.com/jp-policy/jp-policy/internal/policy"

@@ -12,6 +12,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/shquote"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
@@ -133,7 +134,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 func baselineAllows(p string, op learn.Op) bool {
 	have := landlock.BaselineRights(p)
 	for _, cp := range op.Capabilities() {
-		if have&landlock.CapabilityRights[cp] == 0 {
+		if have&ll.CapabilityRights[cp] == 0 {
 			return false
 		}
 	}

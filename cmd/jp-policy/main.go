@@ -3,11 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/termstyle"
 	"io"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/termstyle"
 
 	"github.com/alecthomas/kong"
 

@@ -5,8 +5,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/enforcetest"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/enforcetest"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/launcher"
 )

@@ -19,9 +19,9 @@ import (
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/launcher"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -282,7 +282,7 @@ func cmdSeal(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		tool["manifest_sha256"] = sums
 		bases := map[string]any{}
-		for plat, rel := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbpl.BaseFile} {
+		for plat, rel := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbplan.BaseFile} {
 			p := filepath.Join(dir, filepath.FromSlash(rel))
 			if _, err := os.Stat(p); err != nil {
 				// A hand-written manifest is whole: its shared base is

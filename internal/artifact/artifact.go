@@ -9,10 +9,10 @@ import (
 	"sort"
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -53,7 +53,7 @@ type Tool struct {
 	Enabled   bool                `json:"enabled"`
 	Defaulted bool                `json:"defaulted"`
 	Access    policy.AccessPolicy `json:"access"`
-	Grants    []emit.Grant        `json:"grants"`
+	Grants    []plan.Grant        `json:"grants"`
 	Origins   []RuleOrigin        `json:"origins"`
 	Warnings  []diag.Diagnostic   `json:"warnings"`
 	// Enforcement maps a platform ("linux", "darwin", "windows") to the
@@ -78,18 +78,18 @@ type Tool struct {
 // enforced, or degraded / cooperative-only and how.
 type ClauseStatus struct {
 	ID     string      `json:"id"`
-	Status emit.Status `json:"status"`
+	Status plan.Status `json:"status"`
 	How    string      `json:"how,omitempty"`
 }
 
 // Summarize reduces clauses to their statuses; How is kept only where
 // something is not fully enforced, which is what a reader of the artifact
 // needs to know.
-func Summarize(clauses []emit.Clause) []ClauseStatus {
+func Summarize(clauses []plan.Clause) []ClauseStatus {
 	out := make([]ClauseStatus, len(clauses))
 	for i, c := range clauses {
 		out[i] = ClauseStatus{ID: c.ID, Status: c.Status}
-		if c.Status != emit.Enforced {
+		if c.Status != plan.Enforced {
 			out[i].How = c.How
 		}
 	}

@@ -3,14 +3,16 @@ package compiler
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/approvals"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/jp-policy/jp-policy/internal/approvals"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/config"
@@ -121,7 +123,7 @@ type Result struct {
 	ConfigFiles map[string][]byte
 	// Clauses holds every tool's full clause list per platform (the
 	// artifact keeps only a summary); Build only, like Files.
-	Clauses map[string]map[platform.Platform][]emit.Clause
+	Clauses map[string]map[platform.Platform][]plan.Clause
 
 	policySHA256 string            // of policy.json, for the pin
 	grantsSHA256 string            // of the artifact's grants record (artifact.ReviewedHasher)

@@ -8,6 +8,9 @@ import (
 	"sync"
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -31,26 +34,26 @@ type emitter struct {
 	// build returns the manifest's bytes (which may be enc's buffer,
 	// valid until enc is used again), its clauses and the manifest itself
 	// (the exec plan is built from the Linux one).
-	build func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error)
+	build func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error)
 }
 
 // shared is what every tool's manifests share, stored once in the
-// artifact (landlock.Base, sbpl.Base): each tool's exec plan records the
+// artifact (ll.Base, sbpl.Base): each tool's exec plan records the
 // shared files' hashes (artifact.Tool.BaseSHA256), so exec reaches them
 // through the pin's hash chain.
 type shared struct {
-	landlock *landlock.Base
+	landlock *ll.Base
 	sbpl     *sbpl.Base
 	sums     map[platform.Platform]string // platform -> SHA-256 of its shared file
 	// clauses are, per platform, the clauses every tool shares: a tool's
 	// clause equal to the shared one of its ID is summarised once in
 	// policy.json (Policy.Enforcement), not in every tool's entry.
-	clauses map[platform.Platform]map[string]emit.Clause
+	clauses map[platform.Platform]map[string]plan.Clause
 }
 
 // own is the clauses of a tool on plat that are not the shared ones.
-func (sh *shared) own(plat platform.Platform, clauses []emit.Clause) []emit.Clause {
-	out := make([]emit.Clause, 0, len(clauses))
+func (sh *shared) own(plat platform.Platform, clauses []plan.Clause) []plan.Clause {
+	out := make([]plan.Clause, 0, len(clauses))
 	for _, c := range clauses {
 		if bc, ok := sh.clauses[plat][c.ID]; !ok || bc != c {
 			out = append(out, c)
@@ -71,9 +74,9 @@ func (sh *shared) enforcement() map[platform.Platform][]artifact.ClauseStatus {
 // macOS profiles name; put stores one.
 func newShared(devDir string, put func(rel string, data []byte) error) (*shared, error) {
 	sh := &shared{landlock: landlock.NewBase(), sbpl: sbpl.NewBase(devDir), sums: map[platform.Platform]string{}}
-	sh.clauses = map[platform.Platform]map[string]emit.Clause{}
-	for plat, cl := range map[platform.Platform][]emit.Clause{platform.Linux: sh.landlock.Clauses, platform.Darwin: sh.sbpl.Clauses()} {
-		sh.clauses[plat] = make(map[string]emit.Clause, len(cl))
+	sh.clauses = map[platform.Platform]map[string]plan.Clause{}
+	for plat, cl := range map[platform.Platform][]plan.Clause{platform.Linux: sh.landlock.Clauses, platform.Darwin: sh.sbpl.Clauses()} {
+		sh.clauses[plat] = make(map[string]plan.Clause, len(cl))
 		for _, c := range cl {
 			sh.clauses[plat][c.ID] = c
 		}
@@ -88,7 +91,7 @@ func newShared(devDir string, put func(rel string, data []byte) error) (*shared,
 		plat platform.Platform
 		rel  string
 		data []byte
-	}{{platform.Linux, landlock.BaseFile, bytes.Clone(b)}, {platform.Darwin, sbpl.BaseFile, sh.sbpl.Text}} {
+	}{{platform.Linux, ll.BaseFile, bytes.Clone(b)}, {platform.Darwin, sbplan.BaseFile, sh.sbpl.Text}} {
 		if err := put(f.rel, f.data); err != nil {
 			return nil, err
 		}
@@ -101,7 +104,7 @@ func newShared(devDir string, put func(rel string, data []byte) error) (*shared,
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, sh *shared, _ *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, sh *shared, _ *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		b, c, err := sbpl.BuildWith(et, sh.sbpl)
 		if err != nil {
 			return nil, nil, nil, err
@@ -112,7 +115,7 @@ var emitters = []emitter{
 		}
 		return tail, c, nil, nil
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
@@ -124,7 +127,7 @@ var emitters = []emitter{
 		b, err := enc.compact(file)
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, _ *shared, enc *jsonEncoder) ([]byte, []emit.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, _ *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
@@ -146,7 +149,7 @@ type emitted struct {
 	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	grants   []byte                              // the tool's entry in the grants record (artifact.ReviewedEntry)
-	clauses  map[platform.Platform][]emit.Clause // platform -> full clauses, for explain
+	clauses  map[platform.Platform][]plan.Clause // platform -> full clauses, for explain
 	err      error
 }
 
@@ -237,7 +240,7 @@ func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepCla
 		out.files = make([]file, 0, len(emitters)+2)
 	}
 	if keepClauses {
-		out.clauses = make(map[platform.Platform][]emit.Clause, len(emitters))
+		out.clauses = make(map[platform.Platform][]plan.Clause, len(emitters))
 	}
 	enc := encoders.Get().(*jsonEncoder)
 	defer encoders.Put(enc)
@@ -287,9 +290,9 @@ func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepCla
 	return out
 }
 
-func nonNil(c []emit.Clause) []emit.Clause {
+func nonNil(c []plan.Clause) []plan.Clause {
 	if c == nil {
-		return []emit.Clause{}
+		return []plan.Clause{}
 	}
 	return c
 }

@@ -2,15 +2,16 @@ package compiler
 
 import (
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/platform"
+
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/lint"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
@@ -204,7 +205,7 @@ func explainTool(w io.Writer, res *Result, name string, t *artifact.Tool, o Expl
 		fmt.Fprintf(w, "    %s (%s):\n", plat, t.Manifests[plat])
 		hidden := 0
 		for _, c := range clauses {
-			if !o.Verbose && !userClause(c.ID) && c.Status == emit.Enforced {
+			if !o.Verbose && !userClause(c.ID) && c.Status == plan.Enforced {
 				// What every tool gets, fully enforced: counted below.
 				hidden++
 				continue

@@ -3,7 +3,7 @@ package compiler
 import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/diag"
-	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
@@ -33,7 +33,7 @@ type ExplainedTool struct {
 type ExplainedPlatform struct {
 	Platform platform.Platform `json:"platform"`
 	Manifest string            `json:"manifest"` // relative to the artifact directory
-	Clauses  []emit.Clause     `json:"clauses"`
+	Clauses  []plan.Clause     `json:"clauses"`
 }
 
 // ExplainData returns what ExplainPlatforms writes, as data.
@@ -63,7 +63,7 @@ func ExplainData(res *Result, name string, platforms []platform.Platform) (*Expl
 		for _, p := range platforms {
 			cs := res.Clauses[n][p]
 			if cs == nil {
-				cs = []emit.Clause{}
+				cs = []plan.Clause{}
 			}
 			et.Enforcement = append(et.Enforcement, ExplainedPlatform{Platform: p, Manifest: t.Manifests[p], Clauses: cs})
 		}

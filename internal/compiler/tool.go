@@ -11,6 +11,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/lint"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -41,13 +42,13 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 		Enabled: config.EffectiveEnable(t, defaults).State,
 	}
 	var diags, notes []diag.Diagnostic
-	var grants []emit.Grant
+	var grants []plan.Grant
 
 	if t.Access == nil {
 		at.Defaulted = true
 		at.Access = policy.Default()
 		at.Origins = []artifact.RuleOrigin{}
-		grants = []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}}
+		grants = []plan.Grant{{Index: 0, Abs: root, Kind: plan.KindDir}}
 	} else {
 		a := t.Access
 		acc := policy.AccessPolicy{FS: []policy.FsRule{}}
@@ -56,7 +57,7 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 				continue
 			}
 			w := wireFs(br.Src, br.Bound.Lexical)
-			g := emit.Grant{Index: len(acc.FS), Abs: br.Bound.Abs, Kind: emit.PathKind(br.Bound.Kind)}
+			g := plan.Grant{Index: len(acc.FS), Abs: br.Bound.Abs, Kind: plan.PathKind(br.Bound.Kind)}
 			if br.Bound.External {
 				target, ok := approved[br.Bound.Lexical]
 				if !ok {
@@ -81,7 +82,7 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 		case len(a.FS) > 0 && len(acc.FS) == 0:
 			// Declared, but nothing survived: deny-all, never unrestricted.
 			acc.FS = policy.DenyAllFS()
-			grants = []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}}
+			grants = []plan.Grant{{Index: 0, Abs: root, Kind: plan.KindDir}}
 			diags = append(diags, diag.Diagnostic{
 				Pos: lint.FSAllDroppedPos(a.FSDecl, a.Pos), Severity: diag.Warning, Rule: "JP124",
 				Message: fmt.Sprintf("every fs rule of tool %q was dropped (broken or unapproved external mounts), so the compiled policy gives it no filesystem access", t.Name),
@@ -89,7 +90,7 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 			})
 		case len(a.FS) == 0:
 			// fs not declared: unrestricted but confined (RFD 076).
-			grants = []emit.Grant{{Index: -1, Abs: root, Kind: emit.KindDir}}
+			grants = []plan.Grant{{Index: -1, Abs: root, Kind: plan.KindDir}}
 		}
 		acc.Net, at.Origins = netRules(a, at.Origins)
 		acc.Env, at.Origins = envRules(a, at.Origins)
@@ -112,7 +113,7 @@ func buildTool(root string, t, defaults *config.Tool, rules []boundRule, approve
 		// all too, so the two layers agree).
 		t := new(true)
 		et.Access.FS = []policy.FsRule{{LexicalPath: "", Read: t, Write: t, Execute: t}}
-		et.Grants = []emit.Grant{{Index: 0, Abs: root, Kind: emit.KindDir}}
+		et.Grants = []plan.Grant{{Index: 0, Abs: root, Kind: plan.KindDir}}
 	}
 	return at, et, diags
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"hash"
 	"io"
 	"io/fs"
@@ -17,6 +16,9 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/emit"
@@ -191,7 +193,7 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 		defer bw.Flush()
 	} else {
 		res.Files = map[string][]byte{}
-		res.Clauses = map[string]map[platform.Platform][]emit.Clause{}
+		res.Clauses = map[string]map[platform.Platform][]plan.Clause{}
 		policyW = &policyB
 	}
 

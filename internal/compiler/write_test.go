@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
@@ -135,7 +135,7 @@ func TestCompileWritesWhatBuildBuilds(t *testing.T) {
 				t.Fatalf("%s's exec plan does not name its %s manifest's hash", name, plat)
 			}
 		}
-		for plat, rel := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbpl.BaseFile} {
+		for plat, rel := range map[platform.Platform]string{platform.Linux: ll.BaseFile, platform.Darwin: sbplan.BaseFile} {
 			if pl.BaseSHA256[plat] != artifact.SHA256Hex(got[rel]) || len(got[rel]) == 0 {
 				t.Fatalf("%s's exec plan does not name the hash of %s", name, rel)
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 )
 
 // MaxLines bounds what Hints returns.
@@ -218,7 +220,7 @@ func Hints(f Facts) []string {
 	if spec.gitWrite != nil && f.Namespaced && f.Root != "" && spec.gitWrite(args) {
 		dotgit := path.Join(f.Root, ".git")
 		if g := f.covering(dotgit); g != nil && g.Write && g.Path != dotgit && !strings.HasPrefix(g.Path, dotgit+"/") {
-			add("files: %s is read-only for tool %q (protected: git runs hooks and reads config from it unsandboxed); a tool that commits needs a rule naming it: [[conversation.tools.%s.access.fs]] path = \".git\", read = true, write = true, then jp-policy compile", dotgit, f.Tool, f.Tool)
+			add("files: %s is read-only for tool %q (protected: git runs hooks and reads config from it unsandboxed); a tool that commits needs a rule naming it: [[%s]] path = \".git\", read = true, write = true, then jp-policy compile", dotgit, f.Tool, AccessKey(f.Tool, "fs"))
 		}
 	}
 	if spec.net != nil {
@@ -231,7 +233,7 @@ func Hints(f Facts) []string {
 			if len(hosts) > 1 {
 				also = fmt.Sprintf(" (and one for %s)", strings.Join(hosts[1:], ", "))
 			}
-			add("network: tool %q has no net rule, so every connection was refused; allow a host with [[conversation.tools.%s.access.net]] host = %q, scheme = \"https\", allow = true%s, then jp-policy compile", f.Tool, f.Tool, host, also)
+			add("network: tool %q has no net rule, so every connection was refused; allow a host with [[%s]] host = %s, scheme = \"https\", allow = true%s, then jp-policy compile", f.Tool, AccessKey(f.Tool, "net"), tomlquote.String(host), also)
 		}
 	}
 	if f.Namespaced && f.Proxied && (!known || !spec.proxyAware) {
@@ -326,4 +328,23 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// AccessKey is the dotted TOML key of a tool's access table for section
+// ("fs", "net", "env", "commands"), with the tool's name quoted where TOML
+// needs it, as a hint names the table to edit.
+func AccessKey(tool, section string) string {
+	return "conversation.tools." + tomlquote.Key(tool) + ".access." + section
+}
+
+// TOMLKey is name as one TOML key, quoted where needed.
+func TOMLKey(name string) string { return tomlquote.Key(name) }
+
+// TOMLArray renders ss as a TOML array of strings, for a value to paste.
+func TOMLArray(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = tomlquote.String(s)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
 }

@@ -4,15 +4,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // CommandsClause describes a policy's `commands` table. how says what the
 // platform leaves to the tool's own check when a table is present, which
 // is the only part that differs between platforms.
-func CommandsClause(cmds map[string]policy.CommandRule, how string) Clause {
+func CommandsClause(cmds map[string]policy.CommandRule, how string) plan.Clause {
 	if cmds == nil {
-		return Clause{ID: "commands", What: "any program may run", Status: Enforced}
+		return plan.Clause{ID: "commands", What: "any program may run", Status: plan.Enforced}
 	}
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
@@ -23,5 +24,5 @@ func CommandsClause(cmds map[string]policy.CommandRule, how string) Clause {
 	if len(names) > 0 {
 		what = "programs the tool may start: " + strings.Join(names, ", ")
 	}
-	return Clause{ID: "commands", What: what, Status: Degraded, How: how}
+	return plan.Clause{ID: "commands", What: what, Status: plan.Degraded, How: how}
 }

@@ -1,7 +1,6 @@
 // Package emit owns what the three platform emitters (emit/sbpl,
-// emit/landlock, emit/winjob) share: the input they are given (one compiled
-// tool with its rules bound to absolute paths on this machine) and the
-// per-clause enforcement status they report (enforced, degraded or
-// cooperative-only), which the artifact, `explain` and `exec --dry-run`
-// show to the user.
+// emit/landlock, emit/winjob) share: the input they are given (one
+// compiled tool with its rules bound to absolute paths on this machine)
+// and the helpers that turn its rules into clauses. What they write is the
+// plan (internal/plan/...), which exec reads without importing them.
 package emit

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -52,7 +53,7 @@ type NetPlan struct {
 // deny it at the OS layer (the platform clause says so, and the user can
 // add `port` or `scheme` to the rule).
 func PlanNet(rules []policy.NetRule) NetPlan {
-	var plan NetPlan
+	var np NetPlan
 	open := map[uint16]bool{}
 	for i, r := range rules {
 		p := NetRulePlan{Index: i, Rule: r}
@@ -67,13 +68,13 @@ func PlanNet(rules []policy.NetRule) NetPlan {
 		if r.Allow && p.HasPort {
 			open[p.Port] = true
 		}
-		plan.Rules = append(plan.Rules, p)
+		np.Rules = append(np.Rules, p)
 	}
 	for port := range open {
-		plan.Ports = append(plan.Ports, port)
+		np.Ports = append(np.Ports, port)
 	}
-	slices.Sort(plan.Ports)
-	return plan
+	slices.Sort(np.Ports)
+	return np
 }
 
 // Opens reports whether the plan opens port.
@@ -85,25 +86,25 @@ func (p NetPlan) Opens(port uint16) bool {
 // NetClauses is the per-rule clause list shared by the platforms that
 // filter TCP by port (Landlock, SBPL). mechanism names the OS feature,
 // e.g. "Landlock" or "the SBPL profile".
-func NetClauses(p NetPlan, mechanism string, minABI int) []Clause {
-	var out []Clause
+func NetClauses(p NetPlan, mechanism string, minABI int) []plan.Clause {
+	var out []plan.Clause
 	for _, r := range p.Rules {
-		c := Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: DescribeNet(r.Rule), MinABI: minABI}
+		c := plan.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: DescribeNet(r.Rule), MinABI: minABI}
 		switch {
 		case r.Rule.Allow && r.HasPort:
-			c.Status = Degraded
+			c.Status = plan.Degraded
 			c.How = fmt.Sprintf("host %s enforced as TCP port %d only: %s lets the tool reach any host on that port; host, scheme and path_prefix are checked cooperatively", r.Rule.Host, r.Port, mechanism)
 		case r.Rule.Allow:
-			c.Status = Degraded
+			c.Status = plan.Degraded
 			c.How = "the rule names neither port nor a known scheme, so no port is opened for it: connections it allows are denied by the OS (fail closed); add `port` or `scheme` to the rule"
 		case len(p.Ports) == 0:
-			c.Status = Enforced
+			c.Status = plan.Enforced
 			c.How = "no allow rule opens a TCP port"
 		case r.HasPort && !p.Opens(r.Port):
-			c.Status = Enforced
+			c.Status = plan.Enforced
 			c.How = fmt.Sprintf("TCP port %d is not opened by any allow rule", r.Port)
 		default:
-			c.Status = Cooperative
+			c.Status = plan.Cooperative
 			c.How = fmt.Sprintf("%s cannot deny one host while another rule opens its port; only the tool's own check denies it", mechanism)
 		}
 		out = append(out, c)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -12,27 +13,27 @@ func TestPlanNet(t *testing.T) {
 		name   string
 		rules  []policy.NetRule
 		ports  []uint16
-		status []Status
+		status []plan.Status
 	}{
 		{"none", nil, nil, nil},
-		{"https default", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}}, []uint16{443}, []Status{Degraded}},
-		{"explicit port beats scheme", []policy.NetRule{{Host: "a", Scheme: new("https"), Port: new(uint16(8443)), Allow: true}}, []uint16{8443}, []Status{Degraded}},
-		{"unknown scheme fails closed", []policy.NetRule{{Host: "a", Scheme: new("gopher"), Allow: true}}, nil, []Status{Degraded}},
-		{"no port no scheme fails closed", []policy.NetRule{{Host: "a", Allow: true}}, nil, []Status{Degraded}},
-		{"port zero opens nothing", []policy.NetRule{{Host: "a", Port: new(uint16(0)), Allow: true}}, nil, []Status{Degraded}},
-		{"deny on closed port enforced", []policy.NetRule{{Host: "a", Scheme: new("http"), Allow: true}, {Host: "b", Port: new(uint16(22))}}, []uint16{80}, []Status{Degraded, Enforced}},
-		{"deny on open port cooperative", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}, {Host: "b", Scheme: new("https")}}, []uint16{443}, []Status{Degraded, Cooperative}},
-		{"deny without port, nothing open", []policy.NetRule{{Host: "b"}}, nil, []Status{Enforced}},
-		{"sorted, deduplicated", []policy.NetRule{{Host: "a", Port: new(uint16(9000)), Allow: true}, {Host: "b", Scheme: new("wss"), Allow: true}, {Host: "c", Port: new(uint16(443)), Allow: true}}, []uint16{443, 9000}, []Status{Degraded, Degraded, Degraded}},
+		{"https default", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}}, []uint16{443}, []plan.Status{plan.Degraded}},
+		{"explicit port beats scheme", []policy.NetRule{{Host: "a", Scheme: new("https"), Port: new(uint16(8443)), Allow: true}}, []uint16{8443}, []plan.Status{plan.Degraded}},
+		{"unknown scheme fails closed", []policy.NetRule{{Host: "a", Scheme: new("gopher"), Allow: true}}, nil, []plan.Status{plan.Degraded}},
+		{"no port no scheme fails closed", []policy.NetRule{{Host: "a", Allow: true}}, nil, []plan.Status{plan.Degraded}},
+		{"port zero opens nothing", []policy.NetRule{{Host: "a", Port: new(uint16(0)), Allow: true}}, nil, []plan.Status{plan.Degraded}},
+		{"deny on closed port enforced", []policy.NetRule{{Host: "a", Scheme: new("http"), Allow: true}, {Host: "b", Port: new(uint16(22))}}, []uint16{80}, []plan.Status{plan.Degraded, plan.Enforced}},
+		{"deny on open port cooperative", []policy.NetRule{{Host: "a", Scheme: new("https"), Allow: true}, {Host: "b", Scheme: new("https")}}, []uint16{443}, []plan.Status{plan.Degraded, plan.Cooperative}},
+		{"deny without port, nothing open", []policy.NetRule{{Host: "b"}}, nil, []plan.Status{plan.Enforced}},
+		{"sorted, deduplicated", []policy.NetRule{{Host: "a", Port: new(uint16(9000)), Allow: true}, {Host: "b", Scheme: new("wss"), Allow: true}, {Host: "c", Port: new(uint16(443)), Allow: true}}, []uint16{443, 9000}, []plan.Status{plan.Degraded, plan.Degraded, plan.Degraded}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			plan := PlanNet(tt.rules)
-			if !reflect.DeepEqual(plan.Ports, tt.ports) {
-				t.Errorf("ports = %v, want %v", plan.Ports, tt.ports)
+			np := PlanNet(tt.rules)
+			if !reflect.DeepEqual(np.Ports, tt.ports) {
+				t.Errorf("ports = %v, want %v", np.Ports, tt.ports)
 			}
-			var got []Status
-			for _, c := range NetClauses(plan, "X", 4) {
+			var got []plan.Status
+			for _, c := range NetClauses(np, "X", 4) {
 				got = append(got, c.Status)
 			}
 			if !reflect.DeepEqual(got, tt.status) {
@@ -46,8 +47,8 @@ func TestPlanNet(t *testing.T) {
 func TestSchemePortsAgreeWithPolicy(t *testing.T) {
 	for _, s := range []string{"http", "https", "ws", "wss", "ftp", "HTTPS", "gopher", "ssh", "git", ""} {
 		want, wok := policy.DefaultPort(s)
-		plan := PlanNet([]policy.NetRule{{Host: "h", Scheme: &s, Allow: true}})
-		got, gok := plan.Rules[0].Port, plan.Rules[0].HasPort
+		np := PlanNet([]policy.NetRule{{Host: "h", Scheme: &s, Allow: true}})
+		got, gok := np.Rules[0].Port, np.Rules[0].HasPort
 		if wok != gok || (wok && want != got) {
 			t.Errorf("scheme %q: emit port %d (%v), policy %d (%v)", s, got, gok, want, wok)
 		}

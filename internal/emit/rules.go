@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -31,7 +32,7 @@ type AbsRule struct {
 	Index int
 	Abs   string
 	Link  string
-	Kind  PathKind
+	Kind  plan.PathKind
 	Rule  policy.FsRule
 	// ShadowedBy is the index of the later rule with the same Abs that
 	// wins over this one, or -1.
@@ -90,7 +91,7 @@ func (t Tool) AbsRules() ([]AbsRule, error) {
 			return nil, &InputError{t.Name, fmt.Sprintf("fs[%d]: path %q is not a clean absolute path", i, g.Abs)}
 		}
 		switch g.Kind {
-		case KindDir, KindFile, KindMissing:
+		case plan.KindDir, plan.KindFile, plan.KindMissing:
 		default:
 			return nil, &InputError{t.Name, fmt.Sprintf("fs[%d]: unknown kind %q", i, g.Kind)}
 		}
@@ -100,7 +101,7 @@ func (t Tool) AbsRules() ([]AbsRule, error) {
 		if g.Link != "" && !cleanAbs(g.Link) {
 			return nil, &InputError{t.Name, fmt.Sprintf("fs[%d]: link %q is not a clean absolute path", i, g.Link)}
 		}
-		if !r.External && !Within(g.Abs, t.Root) {
+		if !r.External && !policy.Within(g.Abs, t.Root) {
 			return nil, &InputError{t.Name, fmt.Sprintf("fs[%d]: %q is outside the workspace %q", i, g.Abs, t.Root)}
 		}
 		out[i] = AbsRule{Index: i, Abs: g.Abs, Link: g.Link, Kind: g.Kind, Rule: r, ShadowedBy: -1}
@@ -138,7 +139,7 @@ func Live(rules []AbsRule) []AbsRule {
 func Beneath(rules []AbsRule, dir string) []AbsRule {
 	var out []AbsRule
 	for _, r := range rules {
-		if r.ShadowedBy < 0 && r.Abs != dir && Within(r.Abs, dir) {
+		if r.ShadowedBy < 0 && r.Abs != dir && policy.Within(r.Abs, dir) {
 			out = append(out, r)
 		}
 	}
@@ -153,7 +154,7 @@ func Outermost(rules []AbsRule, dir string) []AbsRule {
 	for _, r := range under {
 		nested := false
 		for _, o := range under {
-			if o.Abs != r.Abs && Within(r.Abs, o.Abs) {
+			if o.Abs != r.Abs && policy.Within(r.Abs, o.Abs) {
 				nested = true
 				break
 			}
@@ -171,7 +172,7 @@ func Winner(rules []AbsRule, p string) (AbsRule, bool) {
 	var best AbsRule
 	found := false
 	for _, r := range rules {
-		if r.ShadowedBy >= 0 || !Within(p, r.Abs) {
+		if r.ShadowedBy >= 0 || !policy.Within(p, r.Abs) {
 			continue
 		}
 		if !found || len(r.Abs) > len(best.Abs) {
@@ -179,18 +180,6 @@ func Winner(rules []AbsRule, p string) (AbsRule, bool) {
 		}
 	}
 	return best, found
-}
-
-// Within reports whether p is dir or lies beneath it, comparing whole
-// components ("/a/bc" is not within "/a/b").
-func Within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	if dir == string(filepath.Separator) || (len(dir) == 3 && dir[1] == ':' && dir[2] == '\\') {
-		return strings.HasPrefix(p, dir)
-	}
-	return strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == filepath.Separator
 }
 
 func cleanAbs(p string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -19,7 +20,7 @@ func TestWithin(t *testing.T) {
 		{"/anything", "/", true},
 	}
 	for _, tt := range tests {
-		if got := Within(tt.p, tt.dir); got != tt.want {
+		if got := policy.Within(tt.p, tt.dir); got != tt.want {
 			t.Errorf("Within(%q, %q) = %v, want %v", tt.p, tt.dir, got, tt.want)
 		}
 	}
@@ -29,7 +30,7 @@ func TestAbsRulesRejects(t *testing.T) {
 	yes := true
 	ok := Tool{Name: "t", Root: "/ws",
 		Access: policy.AccessPolicy{FS: []policy.FsRule{{LexicalPath: "", Read: &yes}}},
-		Grants: []Grant{{Index: 0, Abs: "/ws", Kind: KindDir}}}
+		Grants: []plan.Grant{{Index: 0, Abs: "/ws", Kind: plan.KindDir}}}
 	tests := []struct {
 		name string
 		edit func(*Tool)
@@ -52,7 +53,7 @@ func TestAbsRulesRejects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := ok
 			tool.Access.FS = append([]policy.FsRule(nil), ok.Access.FS...)
-			tool.Grants = append([]Grant(nil), ok.Grants...)
+			tool.Grants = append([]plan.Grant(nil), ok.Grants...)
 			tt.edit(&tool)
 			_, err := tool.AbsRules()
 			if _, ok := errors.AsType[*InputError](err); !ok {
@@ -68,7 +69,7 @@ func TestWinnerAndShadowing(t *testing.T) {
 		Access: policy.AccessPolicy{FS: []policy.FsRule{
 			{LexicalPath: ""}, {LexicalPath: "src", Read: &yes}, {LexicalPath: "src/gen"}, {LexicalPath: "src", Write: &yes},
 		}},
-		Grants: []Grant{{0, "/ws", "", KindDir}, {1, "/ws/src", "", KindDir}, {2, "/ws/src/gen", "", KindDir}, {3, "/ws/src", "", KindDir}}}
+		Grants: []plan.Grant{{Index: 0, Abs: "/ws", Kind: plan.KindDir}, {Index: 1, Abs: "/ws/src", Kind: plan.KindDir}, {Index: 2, Abs: "/ws/src/gen", Kind: plan.KindDir}, {Index: 3, Abs: "/ws/src", Kind: plan.KindDir}}}
 	rules, err := tool.AbsRules()
 	if err != nil {
 		t.Fatal(err)

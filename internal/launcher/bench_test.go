@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"fmt"
@@ -14,8 +15,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -54,7 +54,7 @@ func BenchmarkPrepare(b *testing.B) {
 
 // BenchmarkFilterEnv is the environment decision alone.
 func BenchmarkFilterEnv(b *testing.B) {
-	env := Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
+	env := plan.Env{Minimal: policy.MinimalEnv, Rules: []policy.EnvRule{{Name: "AWS_*", Read: true}, {Name: "AWS_SECRET_ACCESS_KEY"}}}
 	var environ []string
 	for i := range 60 {
 		environ = append(environ, fmt.Sprintf("VAR_%d=value", i))
@@ -76,7 +76,7 @@ func bigArtifact(b *testing.B) []byte {
 		for _, p := range platform.All {
 			for j := range 25 {
 				t.Enforcement[p] = append(t.Enforcement[p], artifact.ClauseStatus{ID: fmt.Sprintf("fs[%d]", j),
-					Status: emit.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
+					Status: plan.Degraded, How: "split around narrower rules \"quoted\" {braces} [brackets]"})
 			}
 		}
 		tools[fmt.Sprintf("tool_%d", i)] = t

@@ -2,10 +2,11 @@ package launcher
 
 import (
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/denyhint"
 
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
@@ -27,24 +28,15 @@ type CommandDeniedError struct {
 func (e *CommandDeniedError) Error() string {
 	name := filepath.Base(e.Program)
 	if e.Key == "" {
-		return fmt.Sprintf("command %q (%s) is not in tool %q's commands; it would be allowed by [conversation.tools.%s.access.commands.%s]",
-			e.Program, e.Path, e.Tool, tomlquote.Key(e.Tool), tomlquote.Key(name))
+		return fmt.Sprintf("command %q (%s) is not in tool %q's commands; it would be allowed by [%s.%s]",
+			e.Program, e.Path, e.Tool, denyhint.AccessKey(e.Tool, "commands"), denyhint.TOMLKey(name))
 	}
 	shown := make([]string, len(e.Allowed))
 	for i, p := range e.Allowed {
-		shown[i] = "[" + strings.Join(quoteAll(p), ", ") + "]"
+		shown[i] = denyhint.TOMLArray(p)
 	}
-	return fmt.Sprintf("command %q: arguments %q are not allowed by commands.%s (args = [%s]); it would be allowed by adding [%s] to conversation.tools.%s.access.commands.%s.args",
-		e.Program, e.Args, tomlquote.Key(e.Key), strings.Join(shown, ", "), strings.Join(quoteAll(e.Args), ", "), tomlquote.Key(e.Tool), tomlquote.Key(e.Key))
-}
-
-// quoteAll renders ss as TOML strings, for an args array to paste.
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = tomlquote.String(s)
-	}
-	return out
+	return fmt.Sprintf("command %q: arguments %q are not allowed by commands.%s (args = [%s]); it would be allowed by adding %s to %s.%s.args",
+		e.Program, e.Args, denyhint.TOMLKey(e.Key), strings.Join(shown, ", "), denyhint.TOMLArray(e.Args), denyhint.AccessKey(e.Tool, "commands"), denyhint.TOMLKey(e.Key))
 }
 
 // CheckCommand decides whether argv may run under commands, with RFD

@@ -2,11 +2,12 @@ package launcher
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/policy"
 )

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/rulematch"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // FuzzFilterEnv checks the allowlist never widens: every variable that
@@ -16,9 +17,9 @@ func FuzzFilterEnv(f *testing.F) {
 	f.Add("", "*", true, "", false)
 	f.Fuzz(func(t *testing.T, environ, rule1 string, read1 bool, rule2 string, read2 bool) {
 		in := strings.Split(environ, "\x00")
-		env := Env{
+		env := plan.Env{
 			Minimal: []string{"PATH", "HOME", "LC_*"},
-			Rules:   []rulematch.EnvRule{{Name: rule1, Read: read1}, {Name: rule2, Read: read2}},
+			Rules:   []policy.EnvRule{{Name: rule1, Read: read1}, {Name: rule2, Read: read2}},
 		}
 		out := FilterEnv(in, env, nil)
 		i := 0
@@ -34,17 +35,17 @@ func FuzzFilterEnv(f *testing.F) {
 			if !ok || name == "" {
 				t.Fatalf("malformed entry %q passed", kv)
 			}
-			if !env.allowed(name) {
+			if !env.Allows(name) {
 				t.Fatalf("%q passed but the allowlist denies it", name)
 			}
-			if rule, allowed := rulematch.MatchEnv(env.Rules, name); rule != nil && !allowed {
+			if rule, allowed := policy.MatchEnv(env.Rules, name); rule != nil && !allowed {
 				t.Fatalf("%q passed although rule %q denies it", name, rule.Name)
 			}
 		}
-		narrowed := FilterEnv(in, env, &rulematch.CommandRule{Envs: []string{}})
+		narrowed := FilterEnv(in, env, &policy.CommandRule{Envs: []string{}})
 		for _, kv := range narrowed {
 			name, _, _ := strings.Cut(kv, "=")
-			if !env.inMinimal(name) {
+			if !env.FromMinimal(name) {
 				t.Fatalf("empty envs let granted variable %q through", name)
 			}
 		}

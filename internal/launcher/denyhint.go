@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/denyhint"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/scratchhome"
 )
 

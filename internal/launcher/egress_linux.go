@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 
 	"github.com/jp-policy/jp-policy/internal/egress"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/netproxy"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // Transparent egress on the namespaced path (package egress): beside the

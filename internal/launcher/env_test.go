@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -25,48 +26,48 @@ func TestFilterEnv(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		env  Env
+		env  plan.Env
 		cmd  *policy.CommandRule
 		want []string
 	}{
 		{
 			name: "minimal only",
-			env:  Env{Minimal: minimal},
+			env:  plan.Env{Minimal: minimal},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "rules: longest literal wins, exact beats prefix at equal length",
-			env:  Env{Minimal: minimal, Rules: rules},
+			env:  plan.Env{Minimal: minimal, Rules: rules},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"GITHUB_TOKEN=t", "AWS_REGION=eu", "AWS_TOKEN=a", "EMPTY="},
 		},
 		{
 			name: "an explicit deny removes a minimal variable",
-			env:  Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
+			env:  plan.Env{Minimal: minimal, Rules: []policy.EnvRule{{Name: "HOME", Read: false}, {Name: "LC_*", Read: false}}},
 			want: []string{"PATH=/usr/bin", "USER=me", "LANG=C.UTF-8"},
 		},
 		{
 			name: "command envs narrow the granted variables, not the minimal set",
-			env:  Env{Minimal: minimal, Rules: rules},
+			env:  plan.Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{"AWS_*"}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C",
 				"AWS_REGION=eu", "AWS_TOKEN=a"},
 		},
 		{
 			name: "empty command envs forward no granted variable",
-			env:  Env{Minimal: minimal, Rules: rules},
+			env:  plan.Env{Minimal: minimal, Rules: rules},
 			cmd:  &policy.CommandRule{Envs: []string{}},
 			want: []string{"PATH=/usr/bin", "HOME=/root", "USER=me", "LANG=C.UTF-8", "LC_ALL=C"},
 		},
 		{
 			name: "nil command envs do not narrow",
-			env:  Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
+			env:  plan.Env{Minimal: []string{"PATH"}, Rules: []policy.EnvRule{{Name: "SECRET", Read: true}}},
 			cmd:  &policy.CommandRule{},
 			want: []string{"PATH=/usr/bin", "SECRET=x"},
 		},
 		{
 			name: "nothing allowed",
-			env:  Env{},
+			env:  plan.Env{},
 			want: []string{},
 		},
 	}

@@ -4,44 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/rulematch"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
-
-// Env is the environment allowlist of a compiled tool: the minimal set
-// (RFD 075) and the tool's env rules.
-type Env struct {
-	Minimal []string
-	Rules   []rulematch.EnvRule
-}
-
-// allowed decides one variable name: the env rules decide when one
-// matches (RFD 076: longest literal wins, exact beats prefix at equal
-// length); otherwise the minimal set does. An explicit `read = false`
-// rule therefore removes even PATH.
-func (env Env) allowed(name string) bool {
-	if rule, allowed := rulematch.MatchEnv(env.Rules, name); rule != nil {
-		return allowed
-	}
-	return env.inMinimalSet(name)
-}
-
-func (env Env) inMinimalSet(name string) bool {
-	for _, m := range env.Minimal {
-		if rulematch.NameMatches(m, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// inMinimal reports whether name reaches the child through the minimal
-// set rather than through an env rule.
-func (env Env) inMinimal(name string) bool {
-	if rule, _ := rulematch.MatchEnv(env.Rules, name); rule != nil {
-		return false
-	}
-	return env.inMinimalSet(name)
-}
 
 // FilterEnv returns the environment the child receives: the entries of
 // environ whose names the allowlist allows, in their original order and
@@ -49,17 +14,17 @@ func (env Env) inMinimal(name string) bool {
 // env rules granted reach it only when `envs` lists them too; the minimal
 // set is the floor every program gets (RFD 075) and is not narrowed.
 // Entries without '=' are dropped.
-func FilterEnv(environ []string, env Env, cmd *rulematch.CommandRule) []string {
+func FilterEnv(environ []string, env plan.Env, cmd *policy.CommandRule) []string {
 	out := make([]string, 0, len(env.Minimal)+len(env.Rules)+2)
 	for _, kv := range environ {
 		name, _, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {
 			continue
 		}
-		if !env.allowed(name) {
+		if !env.Allows(name) {
 			continue
 		}
-		if cmd != nil && cmd.Envs != nil && !env.inMinimal(name) && !listed(cmd.Envs, name) {
+		if cmd != nil && cmd.Envs != nil && !env.FromMinimal(name) && !listed(cmd.Envs, name) {
 			continue
 		}
 		out = append(out, kv)
@@ -69,7 +34,7 @@ func FilterEnv(environ []string, env Env, cmd *rulematch.CommandRule) []string {
 
 func listed(patterns []string, name string) bool {
 	for _, p := range patterns {
-		if rulematch.NameMatches(p, name) {
+		if policy.NameMatches(p, name) {
 			return true
 		}
 	}
@@ -79,14 +44,14 @@ func listed(patterns []string, name string) bool {
 // FilterEnvFold is FilterEnv for Windows, where variable names compare
 // case-insensitively: rule, minimal and envs names and the variables are
 // matched upper-cased, and the entries pass through unchanged.
-func FilterEnvFold(environ []string, env Env, cmd *rulematch.CommandRule) []string {
-	up := Env{Minimal: upperAll(env.Minimal)}
+func FilterEnvFold(environ []string, env plan.Env, cmd *policy.CommandRule) []string {
+	up := plan.Env{Minimal: upperAll(env.Minimal)}
 	for _, r := range env.Rules {
-		up.Rules = append(up.Rules, rulematch.EnvRule{Name: strings.ToUpper(r.Name), Read: r.Read})
+		up.Rules = append(up.Rules, policy.EnvRule{Name: strings.ToUpper(r.Name), Read: r.Read})
 	}
-	var upCmd *rulematch.CommandRule
+	var upCmd *policy.CommandRule
 	if cmd != nil {
-		upCmd = &rulematch.CommandRule{Args: cmd.Args}
+		upCmd = &policy.CommandRule{Args: cmd.Args}
 		if cmd.Envs != nil {
 			upCmd.Envs = upperAll(cmd.Envs)
 		}
@@ -119,11 +84,11 @@ func upperAll(ss []string) []string {
 // pagers and editors that cannot draw), and it names a terminal type, not
 // a secret. A rule with `read = false` on it still removes it; one that
 // grants it has let it through already.
-func WithTerm(env, environ []string, rules []rulematch.EnvRule) []string {
+func WithTerm(env, environ []string, rules []policy.EnvRule) []string {
 	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") }) {
 		return env
 	}
-	if r, _ := rulematch.MatchEnv(rules, "TERM"); r != nil && !r.Read {
+	if r, _ := policy.MatchEnv(rules, "TERM"); r != nil && !r.Read {
 		return env
 	}
 	for _, kv := range environ {

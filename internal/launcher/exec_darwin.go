@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
+	"github.com/jp-policy/jp-policy/internal/plan/sbpl"
 
 	"golang.org/x/sys/unix"
 )

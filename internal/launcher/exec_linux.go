@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // Exec runs the planned command under the sandbox. The fast path

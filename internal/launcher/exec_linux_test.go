@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/enforcetest"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // helperEnv makes the test binary act as the launcher: it decodes a Plan

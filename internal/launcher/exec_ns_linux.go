@@ -14,9 +14,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // The namespaced path: the launcher stays as a small supervisor (it must

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // gitProtected lists, at exec time, the git files a tool must not write
@@ -78,7 +78,7 @@ func (p *Plan) gitScanCut(cut []string) error {
 		return nil
 	}
 	d := Degradation{
-		Clause: emit.Clause{ID: "ns.protected", What: "every nested .git in a writable grant read-only"},
+		Clause: plan.Clause{ID: "ns.protected", What: "every nested .git in a writable grant read-only"},
 		Reason: fmt.Sprintf("%s hold(s) more than %d entries, so nested git repositories past them cannot be found and kept read-only; remove what the tool left there, or grant a narrower directory",
 			strings.Join(cut, ", "), jpdirs.GitScanLimit),
 	}

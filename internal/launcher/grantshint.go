@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/denyhint"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/shquote"
 )
 
@@ -37,7 +38,7 @@ func (p *Plan) grantHint() string {
 	}
 	root := p.Manifest.Root
 	if root != "" && (out[0] == root || strings.HasPrefix(out[0], root+string(filepath.Separator))) {
-		return fmt.Sprintf("hint: %s is inside the workspace but no fs rule of tool %q grants execute on it; add `execute = true` to the rule that covers it in [[conversation.tools.%s.access.fs]], then `jp-policy compile`", what, p.Tool, p.Tool)
+		return fmt.Sprintf("hint: %s is inside the workspace but no fs rule of tool %q grants execute on it; add `execute = true` to the rule that covers it in [[%s]], then `jp-policy compile`", what, p.Tool, denyhint.AccessKey(p.Tool, "fs"))
 	}
 	dir := toolchainRoot(out[0])
 	name := strings.TrimPrefix(filepath.Base(dir), ".")

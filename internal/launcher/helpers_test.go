@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
@@ -21,23 +22,23 @@ func writeJSON(path string, v any) error {
 }
 
 // writeManifestFiles writes m as compile lays it out in the artifact
-// directory dir: its Linux manifest file (landlock.SplitBase) at
-// landlock/<tool>.json, with m's own baseline as the shared base, and a
-// minimal shared macOS profile base. It returns the manifest's hash and
+// directory dir: its Linux manifest file at landlock/<tool>.json with an
+// empty baseline, m's baseline as the shared base (landlock.BaseFile),
+// and a minimal shared macOS profile start. It returns the manifest's hash and
 // the shared files' hashes, as the tool's exec file records them.
 func writeManifestFiles(tb testing.TB, dir string, m *landlock.Manifest) (string, map[platform.Platform]string) {
 	tb.Helper()
-	base := &landlock.Base{Version: landlock.FormatVersion, Baseline: m.Baseline}
-	file, err := landlock.SplitBase(m, base)
-	must(tb, err)
+	base := &landlock.Base{Version: landlock.FormatVersion, Baseline: m.Baseline, Clauses: []plan.Clause{}}
+	file := *m
+	file.Baseline = []landlock.PathRule{}
 	rel := filepath.Join(dir, "landlock", m.Tool+".json")
 	must(tb, os.MkdirAll(filepath.Dir(rel), 0o755))
-	must(tb, writeJSON(rel, file))
+	must(tb, writeJSON(rel, &file))
 	must(tb, os.MkdirAll(filepath.Join(dir, "shared"), 0o755))
 	must(tb, writeJSON(filepath.Join(dir, filepath.FromSlash(landlock.BaseFile)), base))
-	must(tb, os.WriteFile(filepath.Join(dir, filepath.FromSlash(sbpl.BaseFile)), []byte("(version 1)\n(deny default)\n"), 0o644))
+	must(tb, os.WriteFile(filepath.Join(dir, filepath.FromSlash(sbplan.BaseFile)), []byte("(version 1)\n(deny default)\n"), 0o644))
 	sums := map[platform.Platform]string{}
-	for plat, f := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbpl.BaseFile} {
+	for plat, f := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbplan.BaseFile} {
 		h, err := artifact.HashFile(filepath.Join(dir, filepath.FromSlash(f)))
 		must(tb, err)
 		sums[plat] = h

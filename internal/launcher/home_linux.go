@@ -5,8 +5,8 @@ package launcher
 import (
 	"path"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/scratchhome"
 )
 

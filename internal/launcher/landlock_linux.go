@@ -5,9 +5,9 @@ package launcher
 import (
 	"os"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/learn"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 
 	"golang.org/x/net/bpf"
 )

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/netproxy"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
@@ -120,7 +120,7 @@ func fallbackDegradations(needs []landlock.NSNeed, why string) []Degradation {
 	for _, n := range needs {
 		if n.Weaker {
 			out = append(out, Degradation{
-				Clause: emit.Clause{ID: n.ID, What: n.What, Status: emit.Degraded},
+				Clause: plan.Clause{ID: n.ID, What: n.What, Status: plan.Degraded},
 				Reason: why + ": " + n.Without,
 			})
 		}

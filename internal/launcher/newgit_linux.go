@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
 

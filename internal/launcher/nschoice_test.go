@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // TestChoosePath: the namespaced path is taken exactly when a need is
@@ -63,7 +63,7 @@ func TestChoosePath(t *testing.T) {
 				nsroot.SetUnavailableForTest("")
 			}
 			defer nsroot.SetUnavailableForTest("")
-			p, err := Prepare(&Options{Manifest: tc.m, Tool: "t", Argv: []string{"true"}, Environ: []string{"PATH=" + os.Getenv("PATH")},
+			p, err := Prepare(&Options{Built: &Built{Linux: tc.m}, Tool: "t", Argv: []string{"true"}, Environ: []string{"PATH=" + os.Getenv("PATH")},
 				Platform: "linux", ABI: 7, BestEffort: tc.best, NSMode: tc.mode})
 			if tc.refused != (err != nil) {
 				t.Fatalf("err = %v, want refused=%v", err, tc.refused)

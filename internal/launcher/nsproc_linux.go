@@ -3,8 +3,8 @@
 package launcher
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // nsBaseline is the baseline as Landlock rules inside the namespaced

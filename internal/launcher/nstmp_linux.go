@@ -5,7 +5,7 @@ package launcher
 import (
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // nsTmpName is the directory under the private /tmp that becomes the

@@ -8,16 +8,16 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"golang.org/x/net/bpf"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
-	"github.com/jp-policy/jp-policy/internal/emit/winjob"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
@@ -31,11 +31,10 @@ type Options struct {
 	// <workspace>/.jp/policy/policy.json.
 	Artifact string
 	Tool     string
-	// Default runs under RFD 075's default policy for the workspace,
-	// built in-process, instead of reading an artifact.
-	Default bool
-	// Manifest, when set, is used instead of reading the artifact.
-	Manifest *landlock.Manifest
+	// Built, when set, is the plan to run instead of one read from an
+	// artifact (exec --default: RFD 075's default policy, which the
+	// caller builds with compile's emitters; see Built).
+	Built *Built
 	// BestEffort runs even when the kernel cannot enforce every clause,
 	// after saying what is degraded.
 	BestEffort bool
@@ -128,7 +127,7 @@ type Plan struct {
 
 // Degradation is one clause a kernel enforces only in part, and why.
 type Degradation struct {
-	Clause emit.Clause
+	Clause plan.Clause
 	// Need is the Landlock ABI that would enforce it in full; 0 when the
 	// reason is not the ABI (Reason says what is missing).
 	Need   int
@@ -195,25 +194,19 @@ func Prepare(o *Options) (*Plan, error) {
 	if len(o.Argv) == 0 {
 		return nil, &UsageError{Msg: "no command given; put it after --"}
 	}
-	if o.Tool == "" && o.Manifest == nil && !o.Default {
+	if o.Tool == "" && o.Built == nil {
 		return nil, &UsageError{Msg: "--tool is required (or --default)"}
 	}
 	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
 	var (
-		envAllow emit.Env
+		envAllow plan.Env
 		commands map[string]policy.CommandRule
 		fold     bool // Windows variable names compare case-insensitively
 	)
 	switch {
-	case o.Manifest != nil:
-		p.Manifest = o.Manifest
-		if p.Tool == "" {
-			p.Tool = o.Manifest.Tool
-		}
-		envAllow, commands = o.Manifest.Env, o.Manifest.Commands
-	case o.Default:
+	case o.Built != nil:
 		var err error
-		if envAllow, commands, fold, err = prepareDefault(o, p); err != nil {
+		if envAllow, commands, fold, err = o.Built.into(p, o.Platform); err != nil {
 			return nil, err
 		}
 	default:
@@ -229,7 +222,7 @@ func Prepare(o *Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		envAllow = emit.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
+		envAllow = plan.Env{Minimal: policy.MinimalEnv, Rules: loc.Env}
 		commands = loc.Commands
 		p.NetRules = loc.Net
 		// Only bytes whose hash the artifact records are read, whatever
@@ -256,7 +249,7 @@ func Prepare(o *Options) (*Plan, error) {
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
 			// The profile is the shared base followed by the tool's file.
-			_, base, err := readBase(loc, sbpl.BaseFile)
+			_, base, err := readBase(loc, sbplan.BaseFile)
 			if err != nil {
 				return nil, err
 			}
@@ -284,9 +277,9 @@ func Prepare(o *Options) (*Plan, error) {
 		return p, err
 	}
 	if fold {
-		p.Env = FilterEnvFold(o.Environ, envOf(envAllow), p.Rule)
+		p.Env = FilterEnvFold(o.Environ, envAllow, p.Rule)
 	} else {
-		p.Env = FilterEnv(o.Environ, envOf(envAllow), p.Rule)
+		p.Env = FilterEnv(o.Environ, envAllow, p.Rule)
 	}
 	p.Env = WithTerm(p.Env, o.Environ, envAllow.Rules)
 
@@ -437,7 +430,7 @@ func degraded(m *landlock.Manifest, abi int) ([]Degradation, error) {
 		}
 		if !covered {
 			out = append(out, Degradation{
-				Clause: emit.Clause{ID: "manifest", What: "the access rights, net rules and scopes the manifest uses", Status: emit.Enforced, MinABI: need},
+				Clause: plan.Clause{ID: "manifest", What: "the access rights, net rules and scopes the manifest uses", Status: plan.Enforced, MinABI: need},
 				Need:   need,
 			})
 		}

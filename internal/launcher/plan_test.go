@@ -2,19 +2,21 @@ package launcher
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
-	"github.com/jp-policy/jp-policy/internal/seccomp"
-	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/seccomp"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
 	"github.com/jp-policy/jp-policy/internal/artifact"
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	jobplan "github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -28,15 +30,15 @@ func testManifest() *landlock.Manifest {
 		Baseline: []landlock.PathRule{{Path: "/usr", Access: []string{landlock.ReadFile, landlock.Execute}, Clause: "baseline.runtime"}},
 		Net:      landlock.Net{Restrict: true, ConnectTCP: []uint16{443}},
 		Scope:    []string{"signal", "abstract_unix_socket"},
-		Env:      emit.Env{Minimal: policy.MinimalEnv},
+		Env:      plan.Env{Minimal: policy.MinimalEnv},
 		Seccomp:  &seccomp.Spec{Inet: seccomp.InetTCP},
-		Clauses: []emit.Clause{
-			{ID: "fs[0]", What: "read", Status: emit.Enforced, MinABI: 2},
-			{ID: "fs[1]", What: "update", Status: emit.Enforced, MinABI: 3},
-			{ID: "net", What: "tcp", Status: emit.Enforced, MinABI: 4},
-			{ID: "net[0]", What: "host", Status: emit.Degraded, MinABI: 4, How: "port only; host checked cooperatively"},
-			{ID: "scope.signal", What: "signals", Status: emit.Enforced, MinABI: 6},
-			{ID: "env", What: "env", Status: emit.Enforced},
+		Clauses: []plan.Clause{
+			{ID: "fs[0]", What: "read", Status: plan.Enforced, MinABI: 2},
+			{ID: "fs[1]", What: "update", Status: plan.Enforced, MinABI: 3},
+			{ID: "net", What: "tcp", Status: plan.Enforced, MinABI: 4},
+			{ID: "net[0]", What: "host", Status: plan.Degraded, MinABI: 4, How: "port only; host checked cooperatively"},
+			{ID: "scope.signal", What: "signals", Status: plan.Enforced, MinABI: 6},
+			{ID: "env", What: "env", Status: plan.Enforced},
 		},
 	}
 }
@@ -196,7 +198,7 @@ func TestPrepareLinux(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Prepare(&Options{
-				Manifest: tt.m, Tool: "t", Argv: tt.argv, Environ: environ,
+				Built: &Built{Linux: tt.m}, Tool: "t", Argv: tt.argv, Environ: environ,
 				Platform: platform.Linux, ABI: tt.abi, BestEffort: tt.best, RequireABI: tt.require,
 			})
 			if tt.wantErr == nil {
@@ -241,7 +243,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	m.Root = ws // as compile writes it: exec checks that the manifest is this workspace's
 	_, bases := writeManifestFiles(t, dir, m)
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
-	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), winjob.Manifest{Version: winjob.FormatVersion, Tool: "t", Root: ws, Limits: winjob.Limits{ActiveProcessLimit: 1}, Env: emit.Env{Minimal: winjob.Minimal}}))
+	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), jobplan.Manifest{Version: jobplan.FormatVersion, Tool: "t", Root: ws, Limits: jobplan.Limits{ActiveProcessLimit: 1}, Env: plan.Env{Minimal: winjob.Minimal}}))
 	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte(";; the tool's own rules\n"), 0o644))
 	manifests := map[platform.Platform]string{platform.Linux: "landlock/t.json", platform.Darwin: "sbpl/t.sb", platform.Windows: "winjob/t.json"}
@@ -388,45 +390,6 @@ func TestDryRunReport(t *testing.T) {
 	WarnDegraded(&b, p)
 	if n := strings.Count(b.String(), "\n"); n != 1 {
 		t.Errorf("--best-effort warning is %d lines, want 1: %q", n, b.String())
-	}
-}
-
-// --default builds each platform's sandbox in-process from RFD 075's
-// default policy, with the workspace as the single grant.
-func TestPrepareDefault(t *testing.T) {
-	if platform.Host == platform.Windows {
-		t.Skip("needs a POSIX sh on PATH")
-	}
-	ws := t.TempDir()
-	root, err := filepath.EvalSymlinks(ws)
-	must(t, err)
-	environ := []string{"PATH=" + os.Getenv("PATH"), "SECRET=x"}
-	for _, plat := range platform.All {
-		p, err := Prepare(&Options{Default: true, Workspace: ws, Argv: []string{"sh"}, Environ: environ, Platform: plat, ABI: 7})
-		if err != nil {
-			t.Fatalf("%s: %v", plat, err)
-		}
-		env, tmp := withoutTmp(p.Env)
-		if (plat == platform.Linux) != (tmp != "") {
-			t.Errorf("%s: TMPDIR=%q", plat, tmp)
-		}
-		if p.Tool != "default" || len(env) != 1 || !strings.HasPrefix(env[0], "PATH=") {
-			t.Errorf("%s: tool %q env %q", plat, p.Tool, p.Env)
-		}
-		switch plat {
-		case platform.Linux:
-			if p.Manifest == nil || p.Manifest.Root != root || !p.Manifest.Net.Restrict {
-				t.Errorf("linux manifest %+v", p.Manifest)
-			}
-		case platform.Darwin:
-			if !strings.Contains(p.ProfileText, "(deny default)") || !strings.Contains(p.ProfileText, root) {
-				t.Errorf("darwin profile does not confine to %s:\n%s", root, p.ProfileText)
-			}
-		case platform.Windows:
-			if p.Job == nil || !p.Job.Limits.KillOnJobClose {
-				t.Errorf("windows job %+v", p.Job)
-			}
-		}
 	}
 }
 

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
-	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -176,7 +175,7 @@ func FuzzWindowsCommandLine(f *testing.F) {
 }
 
 func TestFilterEnvFold(t *testing.T) {
-	env := Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
+	env := plan.Env{Minimal: []string{"PATH", "SYSTEMROOT"}, Rules: []policy.EnvRule{{Name: "Deploy_*", Read: true}}}
 	in := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu", "=C:=C:\\x", "Secret=s"}
 	got := FilterEnvFold(in, env, nil)
 	want := []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t", "deploy_region=eu"}
@@ -186,30 +185,5 @@ func TestFilterEnvFold(t *testing.T) {
 	narrowed := FilterEnvFold(in, env, &policy.CommandRule{Envs: []string{"deploy_token"}})
 	if !slices.Equal(narrowed, []string{"Path=C:\\bin", "SystemRoot=C:\\Windows", "DEPLOY_TOKEN=t"}) {
 		t.Errorf("narrowed %q", narrowed)
-	}
-}
-
-// TestSandboxExecArgvDefinesProfileParams: every parameter a compiled
-// profile uses is defined by the argv exec builds for it (an undefined
-// one makes sandbox-exec refuse the profile, so a missing -D would break
-// every run rather than widen one).
-func TestSandboxExecArgvDefinesProfileParams(t *testing.T) {
-	port := uint16(443)
-	tool := DefaultTool("/ws", "t")
-	tool.Access.Net = []policy.NetRule{{Host: "example.com", Port: &port, Allow: true}}
-	prof, _, err := sbpl.Build(tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &Plan{ProfileText: string(prof), Path: "/bin/sh", Argv: []string{"sh"}, HostProxy: "127.0.0.1:5555", TmpDir: "/private/tmp/x"}
-	argv := strings.Join(SandboxExecArgv(p), "\x00")
-	used := regexp.MustCompile(`\(param "([A-Z_]+)"\)`).FindAllStringSubmatch(string(prof), -1)
-	if len(used) == 0 {
-		t.Fatal("the profile uses no parameter; the test checks nothing")
-	}
-	for _, m := range used {
-		if !strings.Contains(argv, "\x00-D\x00"+m[1]+"=") {
-			t.Errorf("profile parameter %s is not defined by %q", m[1], SandboxExecArgv(p))
-		}
 	}
 }

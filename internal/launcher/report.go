@@ -3,14 +3,15 @@ package launcher
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	"github.com/jp-policy/jp-policy/internal/platform"
+
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // ChildExit carries the exit code of a child the launcher waited for (on
@@ -26,14 +27,14 @@ func (e *ChildExit) Error() string { return fmt.Sprintf("child exited with statu
 
 // clauseStatus is a clause's status on this machine: the compiled status,
 // downgraded when the kernel's ABI is below the clause's.
-func (p *Plan) clauseStatus(c emit.Clause) (emit.Status, string) {
+func (p *Plan) clauseStatus(c plan.Clause) (plan.Status, string) {
 	for _, d := range p.Degraded {
 		if d.Clause.ID == c.ID {
 			how := d.why(p.ABI)
 			if c.How != "" {
 				how += "; " + c.How
 			}
-			return emit.Degraded, how
+			return plan.Degraded, how
 		}
 	}
 	return c.Status, c.How
@@ -73,7 +74,7 @@ type DryRun struct {
 }
 
 // DryRunClause is one line of the report; its keys are in the order of
-// a manifest's clauses (emit.Clause), as explain prints them.
+// a manifest's clauses (plan.Clause), as explain prints them.
 type DryRunClause struct {
 	ID     string `json:"id"`
 	What   string `json:"what"`
@@ -110,23 +111,23 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 		}
 		for _, d := range p.Degraded {
 			if !seen[d.Clause.ID] {
-				writeClause(b, string(emit.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
+				writeClause(b, string(plan.Degraded), d.Clause.ID, d.Clause.What, d.why(p.ABI))
 			}
 		}
 		if len(p.Manifest.Net.ConnectTCP) > 0 && !hasCooperativeNet(p.Manifest.Clauses) {
-			writeClause(b, string(emit.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
+			writeClause(b, string(plan.Cooperative), "net.host", "hosts, schemes and URL paths of net rules", "Landlock filters TCP ports only; the tool's own check (RFD 076) enforces the rest")
 		}
 		if len(p.Manifest.Masks) > 0 && p.Manifest.MaskedFS != nil {
 			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
 			switch {
 			case p.Namespaced:
-				writeClause(b, string(emit.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
+				writeClause(b, string(plan.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks && canMask():
-				writeClause(b, string(emit.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
+				writeClause(b, string(plan.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks:
-				writeClause(b, string(emit.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
+				writeClause(b, string(plan.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
 			default:
-				writeClause(b, string(emit.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
+				writeClause(b, string(plan.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
 			}
 		}
 		if p.Namespaced && p.Manifest.Namespace != nil {
@@ -138,24 +139,24 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 			case !p.privateNet():
 				net = "the host's network (a TCP bind grant), limited by Landlock's port rules"
 			}
-			writeClause(b, string(emit.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
+			writeClause(b, string(plan.Enforced), "namespaces", fmt.Sprintf("filesystem built from the grants in private user, mount and network namespaces: %d bind(s), %d exact mask(s), %d protected path(s) read-only", len(ns.Binds), len(ns.Masks), len(ns.Protected)),
 				"metadata writes are allowed and answer EROFS outside the write grants; "+net+"; a private /tmp")
 		}
 		writeNeeds(b, p)
-		writeClause(b, string(emit.Enforced), "fds", "descriptors above 2 closed before exec", "")
-		writeClause(b, string(emit.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
+		writeClause(b, string(plan.Enforced), "fds", "descriptors above 2 closed before exec", "")
+		writeClause(b, string(plan.Enforced), "no_new_privs", "setuid/file capabilities cannot raise privileges", "")
 	}
 	switch {
 	case p.ProfileText != "":
-		writeClause(b, string(emit.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
+		writeClause(b, string(plan.Enforced), "sbpl", "sandbox-exec with the default policy's profile, built in-process", "")
 	case p.Profile != "":
-		writeClause(b, string(emit.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
+		writeClause(b, string(plan.Enforced), "sbpl", "sandbox-exec profile "+p.Profile, "")
 	}
 	if p.Job != nil {
 		for _, c := range p.Job.Clauses {
 			writeClause(b, string(c.Status), c.ID, c.What, c.How)
 		}
-		writeClause(b, string(emit.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
+		writeClause(b, string(plan.Enforced), "job", "the process starts suspended inside the job, which dies with the launcher", "")
 	}
 	for _, kv := range p.Env {
 		name, _, _ := strings.Cut(kv, "=")
@@ -189,16 +190,16 @@ func writeNeeds(b *DryRun, p *Plan) {
 	var ids []string
 	for _, n := range p.NSNeeds {
 		ids = append(ids, n.ID)
-		if slices.ContainsFunc(p.Manifest.Clauses, func(c emit.Clause) bool { return c.ID == n.ID }) {
+		if slices.ContainsFunc(p.Manifest.Clauses, func(c plan.Clause) bool { return c.ID == n.ID }) {
 			continue // the manifest's clause said it, with this run's status
 		}
 		switch {
 		case p.Namespaced:
-			writeClause(b, string(emit.Enforced), n.ID, n.What, "exact with namespaces: "+n.Exact+"; without them: "+n.Without)
+			writeClause(b, string(plan.Enforced), n.ID, n.What, "exact with namespaces: "+n.Exact+"; without them: "+n.Without)
 		case n.Weaker:
 			// p.Degraded lists it, with the reason.
 		default:
-			writeClause(b, string(emit.Enforced), n.ID, n.What, "stricter than the policy without namespaces: "+n.Without+"; exact with them: "+n.Exact)
+			writeClause(b, string(plan.Enforced), n.ID, n.What, "stricter than the policy without namespaces: "+n.Without+"; exact with them: "+n.Exact)
 		}
 	}
 	switch {
@@ -260,7 +261,7 @@ func (d *DryRun) WriteText(w io.Writer) error {
 // hasCooperativeNet reports whether the manifest's net rule clauses
 // already say that hosts and paths are left to the tool's own check; the
 // report adds that line itself when a manifest does not.
-func hasCooperativeNet(cs []emit.Clause) bool {
+func hasCooperativeNet(cs []plan.Clause) bool {
 	for _, c := range cs {
 		if strings.HasPrefix(c.ID, "net[") && strings.Contains(c.How, "cooperativ") {
 			return true

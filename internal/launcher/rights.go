@@ -1,7 +1,7 @@
 package launcher
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"

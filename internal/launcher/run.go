@@ -2,9 +2,10 @@ package launcher
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io"
 	"runtime/debug"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // Run is `jp-policy exec`: it prepares the plan and, unless DryRun, execs

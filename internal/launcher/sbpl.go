@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit/sbpl"
+	"github.com/jp-policy/jp-policy/internal/plan/sbpl"
 )
 
 // sandboxExec is macOS's sandbox launcher; its absolute path keeps PATH

@@ -5,7 +5,7 @@ package launcher
 import (
 	"path/filepath"
 
-	"github.com/jp-policy/jp-policy/internal/emit/landlock"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // Every exec gets a private writable temporary directory, exported as

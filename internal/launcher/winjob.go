@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/jp-policy/jp-policy/internal/emit/winjob"
+	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 )
 
 func decodeWinJob(path string, b []byte) (*winjob.Manifest, error) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 )
 
 var ruleJP142 = Rule{
@@ -34,21 +35,6 @@ func checkFSDefaulted(p *pass) {
 		}
 		p.report(a.Pos,
 			fmt.Sprintf("tool %q declares access.%s but not access.fs, so the compiled policy %s", t.Name, declared, EnforcedWhenEmpty("fs")),
-			fmt.Sprintf("declare the files it needs in access.fs; for no files at all, add [[conversation.tools.%s.access.fs]] with path = \".\" and no capability", tomlKey(t.Name)))
+			fmt.Sprintf("declare the files it needs in access.fs; for no files at all, add [[conversation.tools.%s.access.fs]] with path = \".\" and no capability", tomlquote.Key(t.Name)))
 	}
-}
-
-// tomlKey writes a tool name as a TOML key: bare when it can be, quoted
-// otherwise.
-func tomlKey(name string) string {
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return fmt.Sprintf("%q", name)
-		}
-	}
-	if name == "" {
-		return `""`
-	}
-	return name
 }

@@ -3,12 +3,13 @@ package mount
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
 )

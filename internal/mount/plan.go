@@ -3,13 +3,14 @@ package mount
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
@@ -114,17 +115,12 @@ func (p *Plan) checkCreate(env Env) error {
 	sc := policy.NewStatCache()
 	for _, pp := range jpdirs.ProtectedPaths(env.Root, nil) {
 		for _, t := range sc.WriteTargets(pp.Path) {
-			if within(p.Target, t) || within(t, p.Target) {
+			if policy.Within(p.Target, t) || policy.Within(t, p.Target) {
 				return errorf(KindTargetMissing, "mount target %s does not exist, and jp-policy does not create it for a writable mount: %s is a protected path (%s); create it yourself if you mean to mount it", p.Spec.Path, t, pp.What)
 			}
 		}
 	}
 	return nil
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // evalMissing resolves p through symlinks; when p does not exist, it

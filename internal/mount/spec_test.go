@@ -2,9 +2,10 @@ package mount
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // TestParse covers every form in RFD D43's `--mount` examples and its

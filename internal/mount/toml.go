@@ -3,8 +3,9 @@ package mount
 import (
 	"bytes"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/tomlquote"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/tomlquote"
 
 	"github.com/pelletier/go-toml/v2"
 )

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-
-	"github.com/jp-policy/jp-policy/internal/wire"
 )
 
 // Spec says what stage 2 builds and runs. Every path is absolute and
@@ -71,7 +69,7 @@ const maxSpec = 16 << 20
 func (s *Spec) encode() []byte {
 	// Sized once for the usual spec (Extra is its bulk): growing by
 	// appends copies it several times, each copy fresh heap pages.
-	e := wire.Encoder{B: make([]byte, 0, 4096+len(s.Extra))}
+	e := encoder{B: make([]byte, 0, 4096+len(s.Extra))}
 	e.B = append(e.B, specMagic...)
 	e.Str(s.Path)
 	e.Strs(s.Argv)
@@ -109,7 +107,7 @@ func decodeSpec(b []byte) (*Spec, error) {
 	if len(b) > maxSpec || len(b) < len(specMagic) || string(b[:len(specMagic)]) != specMagic {
 		return nil, errBadSpec
 	}
-	d := wire.NewDecoder(string(b[len(specMagic):]))
+	d := newDecoder(string(b[len(specMagic):]))
 	s := &Spec{}
 	s.Path = d.Str()
 	s.Argv = d.Strs()

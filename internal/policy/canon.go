@@ -2,11 +2,12 @@ package policy
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // MaxSymlinks bounds how many links one resolution follows (Linux's
@@ -315,4 +316,16 @@ func (c *StatCache) WriteTargets(p string) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// Within reports whether p is dir or lies beneath it, comparing whole
+// components ("/a/bc" is not within "/a/b").
+func Within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if dir == string(filepath.Separator) || (len(dir) == 3 && dir[1] == ':' && dir[2] == '\\') {
+		return strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == filepath.Separator
 }

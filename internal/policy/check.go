@@ -3,7 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/rulematch"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -374,5 +374,17 @@ func (c *Checker) CheckCommand(argv []string) Decision {
 }
 
 // ResolveProgram returns the absolute, symlink-free path exec would run
-// for name, or "" when it cannot be found.
-func ResolveProgram(name string) string { return rulematch.ResolveProgram(name) }
+// for name ("" when PATH has none).
+func ResolveProgram(name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}

@@ -3,15 +3,16 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // AnyRest is the final element of an args prefix that allows any
 // remaining arguments (RFD 075).
-const AnyRest = rulematch.AnyRest
+const AnyRest = "**"
 
 // ValidateCommandArgs checks a CommandRule's args: "**" may only be the
 // last element of a prefix. nil means any arguments; an empty list allows
@@ -57,7 +58,7 @@ func validateCommandKey(k string) error {
 //
 // program is the key that matched ("" when none did).
 func MatchCommand(cmds map[string]CommandRule, argv []string, resolvedPath string) (program string, allowed bool) {
-	return rulematch.MatchCommand(cmds, argv, resolvedPath, lookupProgram)
+	return matchCommand(cmds, argv, resolvedPath, lookupProgram)
 }
 
 // lookupProgram is ResolveProgram; tests replace it to stay hermetic.
@@ -70,4 +71,105 @@ func commandKeys(cmds map[string]CommandRule) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// matchCommand is MatchCommand with lookup as the PATH search.
+func matchCommand(cmds map[string]CommandRule, argv []string, resolvedPath string, lookup func(string) string) (program string, allowed bool) {
+	if len(argv) == 0 || argv[0] == "" {
+		return "", false
+	}
+	if cmds == nil {
+		return argv[0], true
+	}
+	key, ok := commandKey(cmds, argv[0], resolvedPath, lookup)
+	if !ok {
+		return "", false
+	}
+	return key, argsAllowed(cmds[key].Args, argv[1:])
+}
+
+func commandKey(cmds map[string]CommandRule, arg0, resolved string, lookup func(string) string) (string, bool) {
+	for _, p := range []string{arg0, resolved} {
+		if p != "" && filepath.IsAbs(p) {
+			if _, ok := cmds[filepath.Clean(p)]; ok {
+				return filepath.Clean(p), true
+			}
+		}
+	}
+	if !strings.ContainsAny(arg0, `/\`) {
+		if k, ok := nameKey(cmds, arg0); ok {
+			return k, true
+		}
+	}
+	for _, p := range []string{arg0, resolved} {
+		if p == "" {
+			continue
+		}
+		k, ok := nameKey(cmds, filepath.Base(p))
+		if !ok {
+			continue
+		}
+		want := lookup(k)
+		if want != "" && (sameProgram(want, resolved) || sameProgram(want, arg0)) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// nameKey finds the bare-name key for name (on Windows without case or a
+// trailing .exe).
+func nameKey(cmds map[string]CommandRule, name string) (string, bool) {
+	if _, ok := cmds[name]; ok {
+		return name, true
+	}
+	if platform.Host == platform.Windows {
+		trimmed := strings.TrimSuffix(strings.ToLower(name), ".exe")
+		for k := range cmds {
+			if strings.EqualFold(k, trimmed) {
+				return k, true
+			}
+		}
+	}
+	return "", false
+}
+
+// sameProgram reports whether path p names the file want (already
+// resolved by ResolveProgram).
+func sameProgram(want, p string) bool {
+	if p == "" || !filepath.IsAbs(p) {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p == want
+}
+
+func argsAllowed(prefixes [][]string, args []string) bool {
+	if prefixes == nil {
+		return true
+	}
+	for _, p := range prefixes {
+		if argsMatch(p, args) {
+			return true
+		}
+	}
+	return false
+}
+
+func argsMatch(p, args []string) bool {
+	rest := false
+	if n := len(p); n > 0 && p[n-1] == AnyRest {
+		p, rest = p[:n-1], true
+	}
+	if len(args) < len(p) || !rest && len(args) != len(p) {
+		return false
+	}
+	for i := range p {
+		if p[i] != args[i] {
+			return false
+		}
+	}
+	return true
 }

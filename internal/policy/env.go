@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/rulematch"
 	"strings"
 )
 
@@ -40,5 +39,38 @@ func validateEnvTarget(name string) error {
 // last rule. No match is (nil, false). Malformed rules (see
 // ValidateEnvName) never match. It does not allocate.
 func MatchEnv(rules []EnvRule, name string) (rule *EnvRule, ok bool) {
-	return rulematch.MatchEnv(rules, name)
+	best, bestScore := -1, -1
+	for i := range rules {
+		n := rules[i].Name
+		var score int
+		if strings.HasSuffix(n, "*") {
+			lit := n[:len(n)-1]
+			if strings.IndexByte(lit, '*') >= 0 || !strings.HasPrefix(name, lit) {
+				continue
+			}
+			score = 2 * len(lit)
+		} else {
+			if n != name || n == "" {
+				continue
+			}
+			score = 2*len(n) + 1
+		}
+		if score >= bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	return &rules[best], rules[best].Read
+}
+
+// NameMatches applies RFD 076's env name syntax to a name list (the
+// minimal set, a command's envs): a trailing '*' makes the rest a prefix,
+// anything else is exact.
+func NameMatches(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == name
 }

@@ -1,9 +1,10 @@
 package policy
 
 import (
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"golang.org/x/text/unicode/norm"
 )

@@ -1,10 +1,11 @@
 package policy
 
 import (
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // MaxPathLen bounds inputs and resolved paths (Linux PATH_MAX). Longer

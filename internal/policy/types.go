@@ -3,8 +3,6 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/jp-policy/jp-policy/internal/rulematch"
 )
 
 // AccessPolicy is the compiled grant set one tool receives. Its JSON form
@@ -136,13 +134,23 @@ type NetRule struct {
 }
 
 // EnvRule is RFD 076's environment grant: an exact name, or a prefix with
-// a trailing '*'. (Defined in internal/rulematch, the lean core of the
-// env and command evaluators.)
-type EnvRule = rulematch.EnvRule
+// a trailing '*'.
+type EnvRule struct {
+	Name string `json:"name"`
+	Read bool   `json:"read"`
+}
 
-// CommandRule is RFD 075's subprocess grant for one program: Args (nil
-// means any arguments; a final "**" matches any rest) and Envs.
-type CommandRule = rulematch.CommandRule
+// CommandRule is RFD 075's subprocess grant for one program.
+type CommandRule struct {
+	// Args lists the allowed argument lists, each matched element by
+	// element against the whole argument list; only a final "**" matches
+	// any rest.
+	// nil means any arguments.
+	Args [][]string `json:"args"`
+	// Envs narrows which of the tool's allowed variables reach this
+	// program.
+	Envs []string `json:"envs"`
+}
 
 // ConfigWrite is RFD 078's `write` field: false, true, or "insecure_allow".
 type ConfigWrite string

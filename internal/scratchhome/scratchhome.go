@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Dir is the name of the scratch home inside the run's TMPDIR.
@@ -30,28 +32,23 @@ func Plan(realHome string, grants []string) (links []Link, keep bool) {
 	var under []string
 	for _, g := range grants {
 		g = filepath.Clean(g)
-		if within(realHome, g) {
+		if policy.Within(realHome, g) {
 			return nil, true
 		}
-		if within(g, realHome) {
+		if policy.Within(g, realHome) {
 			under = append(under, g)
 		}
 	}
 	slices.Sort(under)
 	under = slices.Compact(under)
 	for _, g := range under {
-		if len(links) > 0 && within(g, links[len(links)-1].Target) {
+		if len(links) > 0 && policy.Within(g, links[len(links)-1].Target) {
 			continue // sorted: an ancestor link sorts right before
 		}
 		rel, _ := filepath.Rel(realHome, g)
 		links = append(links, Link{Rel: rel, Target: g})
 	}
 	return links, false
-}
-
-// within reports whether p is dir or lies beneath it.
-func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // Make creates the scratch home dir (mode 0700; it may exist already) and

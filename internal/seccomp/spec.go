@@ -62,9 +62,10 @@ func (s Spec) inet() Inet {
 	return s.Inet
 }
 
-// Clause is one described part of the filter, in the shape the manifests
-// and reports use (emit.Clause has the same fields; this package does not
-// import emit so that emitters can import it).
+// Clause is one described part of the filter. Its Degree has one value
+// more than plan.Status ("stricter"), which the Linux emitter maps to a
+// plan.Clause; the plan imports this package (a manifest carries its
+// Spec), so this package cannot use the plan's type.
 type Clause struct {
 	ID     string
 	What   string

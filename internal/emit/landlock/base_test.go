@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
 )
 
 // TestSplitJoinBase: a manifest laid out as its file (SplitBase) holds no
-// baseline and only IDs for the shared clauses, and JoinBase with the
+// baseline and only IDs for the shared clauses, and ll.JoinBase with the
 // shared base gives back exactly what Build built, for every scenario
 // (with and without net rules: a clause that differs from the shared one
 // of its ID stays whole in the file).
@@ -43,11 +44,11 @@ func TestSplitJoinBase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var read Manifest
+		var read ll.Manifest
 		if err := json.Unmarshal(b, &read); err != nil {
 			t.Fatal(err)
 		}
-		if err := JoinBase(&read, base); err != nil {
+		if err := ll.JoinBase(&read, base); err != nil {
 			t.Fatalf("%s: %v", sc.Name, err)
 		}
 		if !reflect.DeepEqual(&read, m) {
@@ -71,21 +72,21 @@ func TestJoinBaseRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clone := func() *Manifest {
+	clone := func() *ll.Manifest {
 		b, _ := json.Marshal(file)
-		var c Manifest
+		var c ll.Manifest
 		if err := json.Unmarshal(b, &c); err != nil {
 			t.Fatal(err)
 		}
 		return &c
 	}
-	if err := JoinBase(clone(), base); err != nil {
+	if err := ll.JoinBase(clone(), base); err != nil {
 		t.Fatalf("positive control: %v", err)
 	}
 	unknown := clone()
-	unknown.Clauses = append(unknown.Clauses, emit.Clause{ID: "baseline.nope"})
+	unknown.Clauses = append(unknown.Clauses, plan.Clause{ID: "baseline.nope"})
 	own := clone()
-	own.Baseline = []PathRule{{Path: "/", Access: []string{ReadFile}, Clause: "baseline.runtime"}}
+	own.Baseline = []ll.PathRule{{Path: "/", Access: []string{ll.ReadFile}, Clause: "baseline.runtime"}}
 	half := clone()
 	for i, c := range half.Clauses {
 		if c.Status == "" {
@@ -94,10 +95,10 @@ func TestJoinBaseRefuses(t *testing.T) {
 		}
 	}
 	old := *base
-	old.Version = FormatVersion - 1
+	old.Version = ll.FormatVersion - 1
 	for name, tc := range map[string]struct {
-		m    *Manifest
-		base *Base
+		m    *ll.Manifest
+		base *ll.Base
 		want string
 	}{
 		"unknown reference":   {unknown, base, "baseline.nope"},
@@ -105,7 +106,7 @@ func TestJoinBaseRefuses(t *testing.T) {
 		"reference with text": {half, base, "neither complete nor in the shared base"},
 		"older base":          {clone(), &old, "shared base format"},
 	} {
-		if err := JoinBase(tc.m, tc.base); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err := ll.JoinBase(tc.m, tc.base); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error naming %q", name, err, tc.want)
 		}
 	}

@@ -3,7 +3,9 @@ package landlock
 import (
 	"strings"
 
-	"github.com/jp-policy/jp-policy/internal/emit"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
+	"github.com/jp-policy/jp-policy/internal/plan"
 )
 
 // baselineGroup is one named part of the system baseline: the grants any
@@ -18,19 +20,19 @@ type baselineGroup struct {
 
 type baselinePath struct {
 	path     string
-	rights   Rights
+	rights   ll.Rights
 	optional bool
 }
 
 var (
-	rx     = RReadFile | RReadDir | RExecute
-	rdir   = RReadFile | RReadDir
-	rfile  = RReadFile
-	devRW  = RReadFile | RWriteFile | RTruncate
-	ttyRW  = RReadFile | RWriteFile | RIoctlDev
-	devRO  = RReadFile
-	procRO = RReadFile | RReadDir
-	shmRW  = RReadFile | RWriteFile | RReadDir | RMakeReg | RRemoveFile | RTruncate
+	rx     = ll.RReadFile | ll.RReadDir | ll.RExecute
+	rdir   = ll.RReadFile | ll.RReadDir
+	rfile  = ll.RReadFile
+	devRW  = ll.RReadFile | ll.RWriteFile | ll.RTruncate
+	ttyRW  = ll.RReadFile | ll.RWriteFile | ll.RIoctlDev
+	devRO  = ll.RReadFile
+	procRO = ll.RReadFile | ll.RReadDir
+	shmRW  = ll.RReadFile | ll.RWriteFile | ll.RReadDir | ll.RMakeReg | ll.RRemoveFile | ll.RTruncate
 )
 
 // baseline is the Linux system baseline. /usr is the one path every
@@ -110,30 +112,30 @@ var baseline = []baselineGroup{
 
 // baselineRules returns the baseline grants, grouped and ordered as
 // declared so the manifest reads like the table in docs/enforcement.md.
-func baselineRules() []PathRule {
-	var out []PathRule
+func baselineRules() []ll.PathRule {
+	var out []ll.PathRule
 	for _, g := range baseline {
 		for _, p := range g.paths {
-			out = append(out, PathRule{Path: p.path, Access: p.rights.Names(), Clause: g.id, Optional: p.optional})
+			out = append(out, ll.PathRule{Path: p.path, Access: p.rights.Names(), Clause: g.id, Optional: p.optional})
 		}
 	}
 	return out
 }
 
-func baselineClauses() []emit.Clause {
-	var out []emit.Clause
+func baselineClauses() []plan.Clause {
+	var out []plan.Clause
 	for _, g := range baseline {
-		var r Rights
+		var r ll.Rights
 		for _, p := range g.paths {
 			r |= p.rights
 		}
-		c := emit.Clause{ID: g.id, What: g.what, Status: emit.Enforced, MinABI: r.MinABI()}
+		c := plan.Clause{ID: g.id, What: g.what, Status: plan.Enforced, MinABI: r.MinABI()}
 		switch g.id {
 		case "baseline.proc":
-			c.Status = emit.Degraded
+			c.Status = plan.Degraded
 			c.How = "/proc/self is resolved by the launcher, so it names the tool's own process; processes the tool starts cannot read their own /proc entry"
 		case "baseline.shm":
-			c.Status = emit.Degraded
+			c.Status = plan.Degraded
 			c.How = "/dev/shm is shared with the host: the tool can read and write other same-user processes' POSIX shared memory there; the namespaced path gives it a private one"
 		case "baseline.dev":
 			c.How = "/dev/tty ioctls need ABI 5; below it device ioctls are not restricted at all"
@@ -146,8 +148,8 @@ func baselineClauses() []emit.Clause {
 // BaselineRights is the union of the baseline's rights on the absolute
 // path p: those of every baseline entry that is p or a directory above
 // it. learn asks it so that it proposes nothing the baseline grants.
-func BaselineRights(p string) Rights {
-	var r Rights
+func BaselineRights(p string) ll.Rights {
+	var r ll.Rights
 	for _, g := range baseline {
 		for _, b := range g.paths {
 			if p == b.path || strings.HasPrefix(p, b.path+"/") {

@@ -6,7 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -29,7 +32,7 @@ var Scopes = []string{"abstract_unix_socket", "signal"}
 // Build translates one compiled tool into its Linux manifest. It reads the
 // directories on the way to narrowed paths (through t.FS) to split broader
 // grants; everything else is pure.
-func Build(t emit.Tool) (*Manifest, error) {
+func Build(t emit.Tool) (*ll.Manifest, error) {
 	all, err := t.AbsRules()
 	if err != nil {
 		return nil, err
@@ -40,25 +43,25 @@ func Build(t emit.Tool) (*Manifest, error) {
 	guarded := withGuards(live, guards)
 	grants, notes := split(fsys, guarded)
 
-	m := &Manifest{
-		Version:  FormatVersion,
+	m := &ll.Manifest{
+		Version:  ll.FormatVersion,
 		Tool:     t.Name,
 		Root:     t.Root,
 		FS:       grants,
 		Baseline: baselineRules(),
 		Scope:    append([]string(nil), Scopes...),
-		Env:      emit.Env{Minimal: append([]string(nil), Minimal...), Rules: envRules(t.Access.Env)},
+		Env:      plan.Env{Minimal: append([]string(nil), Minimal...), Rules: envRules(t.Access.Env)},
 		Commands: t.Access.Commands,
 		Masks:    []string{},
 	}
 	if m.FS == nil {
-		m.FS = []PathRule{}
+		m.FS = []ll.PathRule{}
 	}
 	m.Masks, m.MaskedFS = masks(fsys, guarded)
 	m.Namespace = nsPlan(live, t.Protected)
 
-	plan := emit.PlanNet(t.Access.Net)
-	m.Net = Net{Restrict: true, ConnectTCP: plan.Ports, BindTCP: []uint16{}}
+	np := emit.PlanNet(t.Access.Net)
+	m.Net = ll.Net{Restrict: true, ConnectTCP: np.Ports, BindTCP: []uint16{}}
 	if m.Net.ConnectTCP == nil {
 		m.Net.ConnectTCP = []uint16{}
 	}
@@ -66,7 +69,7 @@ func Build(t emit.Tool) (*Manifest, error) {
 
 	byIndex := slices.Clone(all)
 	sort.SliceStable(byIndex, func(a, b int) bool { return byIndex[a].Index < byIndex[b].Index })
-	cl := make([]emit.Clause, 0, len(all)+48)
+	cl := make([]plan.Clause, 0, len(all)+48)
 	for _, r := range byIndex {
 		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
@@ -75,26 +78,26 @@ func Build(t emit.Tool) (*Manifest, error) {
 		for _, g := range guards {
 			ps = append(ps, g.Abs)
 		}
-		cl = append(cl, emit.Clause{
+		cl = append(cl, plan.Clause{
 			ID: "fs.protected", What: "protected paths outside the workspace, read-only although a write grant covers them: " + strings.Join(ps, ", "),
-			Status: emit.Enforced, MinABI: ABITruncate,
+			Status: plan.Enforced, MinABI: ABITruncate,
 			How: "the Landlock split: each keeps only read (and execute), and the directory holding it keeps only that directly in it, so it cannot be created, replaced, renamed or deleted (on the namespaced path an existing one is a read-only bind too, ns.protected); below ABI 3 truncate(2) is not restricted",
 		})
 	}
 	cl = append(cl, defaultClause)
 	cl = append(cl, baselineClauses()...)
 	cl = append(cl, overlapClauses(live)...)
-	cl = append(cl, netClauses(plan)...)
+	cl = append(cl, netClauses(np)...)
 	cl = append(cl, SeccompClauses(*m.Seccomp)...)
 	cl = append(cl, scopeClauses...)
 	cl = append(cl,
 		envClause(t.Access.Env),
 		commandsClause(t.Access.Commands),
 	)
-	cl = append(cl, NeedClauses(NamespaceNeeds(m))...)
+	cl = append(cl, ll.NeedClauses(ll.NamespaceNeeds(m))...)
 	m.Clauses = cl
 	for _, c := range cl {
-		if c.Status != emit.Cooperative && c.MinABI > m.MinABI {
+		if c.Status != plan.Cooperative && c.MinABI > m.MinABI {
 			m.MinABI = c.MinABI
 		}
 	}
@@ -103,22 +106,22 @@ func Build(t emit.Tool) (*Manifest, error) {
 
 // defaultClause and scopeClauses read the same for every tool (Base).
 var (
-	defaultClause = emit.Clause{
+	defaultClause = plan.Clause{
 		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
-		Status: emit.Enforced, MinABI: ABITruncate,
+		Status: plan.Enforced, MinABI: ABITruncate,
 		How: "below ABI 3 truncate(2) is not restricted",
 	}
-	scopeClauses = []emit.Clause{
-		{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
-		{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: emit.Enforced, MinABI: ABIScope},
+	scopeClauses = []plan.Clause{
+		{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
+		{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
 	}
 )
 
 // ProgramRule is the grant a launcher adds for the program it starts when
 // no fs rule or baseline entry already lets it run: execute, plus read so
 // that scripts can be read by their interpreter.
-func ProgramRule(path string) PathRule {
-	return PathRule{Path: path, Access: (RExecute | RReadFile).Names(), Clause: "program"}
+func ProgramRule(path string) ll.PathRule {
+	return ll.PathRule{Path: path, Access: (ll.RExecute | ll.RReadFile).Names(), Clause: "program"}
 }
 
 func envRules(rs []policy.EnvRule) []policy.EnvRule {
@@ -132,7 +135,7 @@ func envRules(rs []policy.EnvRule) []policy.EnvRule {
 // launcher with a private mount namespace can cover each one read-only and
 // empty, and then use MaskedFS, the split computed as if those rules were
 // not there, which keeps the ancestors' full rights.
-func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
+func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []ll.PathRule) {
 	out := []string{}
 	var rest []emit.AbsRule
 	for _, r := range live {
@@ -149,17 +152,17 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []PathRule) {
 	}
 	g, _ := split(fsys, rest)
 	if g == nil {
-		g = []PathRule{}
+		g = []ll.PathRule{}
 	}
 	return out, g
 }
 
-func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) emit.Clause {
+func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) plan.Clause {
 	caps := emit.CapsOf(r.Rule)
 	rights := RightsOf(caps)
 	what := fmt.Sprintf("%s: %s", displayPath(r), caps)
-	c := emit.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: emit.Enforced, MinABI: 1}
-	if rights&RRefer != 0 {
+	c := plan.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: plan.Enforced, MinABI: 1}
+	if rights&ll.RRefer != 0 {
 		c.MinABI = ABIRefer
 	}
 	if !caps.Has(policy.Update) {
@@ -207,7 +210,7 @@ func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.Abs
 		how = append(how, fmt.Sprintf("%d symlink(s) in split directories get no grant of their own; access through them is decided at their targets", n.symlinks))
 	}
 	if len(how) > 0 {
-		c.Status = emit.Degraded
+		c.Status = plan.Degraded
 		c.How = strings.Join(how, "; ")
 	}
 	return c
@@ -226,16 +229,16 @@ func displayPath(r emit.AbsRule) string {
 
 // overlapClauses flags policy rules that narrow a path the baseline grants
 // anyway: the baseline wins there, and the user must know.
-func overlapClauses(live []emit.AbsRule) []emit.Clause {
-	var out []emit.Clause
+func overlapClauses(live []emit.AbsRule) []plan.Clause {
+	var out []plan.Clause
 	for _, r := range live {
 		want := RightsOf(emit.CapsOf(r.Rule))
 		for _, g := range baseline {
 			for _, b := range g.paths {
-				if emit.Within(r.Abs, b.path) && b.rights&^want != 0 {
-					out = append(out, emit.Clause{
+				if policy.Within(r.Abs, b.path) && b.rights&^want != 0 {
+					out = append(out, plan.Clause{
 						ID: fmt.Sprintf("fs[%d].baseline", r.Index), What: fmt.Sprintf("%s lies under the baseline entry %s", displayPath(r), b.path),
-						Status: emit.Degraded, MinABI: 1,
+						Status: plan.Degraded, MinABI: 1,
 						How: fmt.Sprintf("%s (%s) also grants %s there", g.id, b.path, strings.Join((b.rights&^want).Names(), ", ")),
 					})
 				}
@@ -245,33 +248,33 @@ func overlapClauses(live []emit.AbsRule) []emit.Clause {
 	return out
 }
 
-func netClauses(plan emit.NetPlan) []emit.Clause {
-	c := emit.Clause{ID: "net", Status: emit.Enforced, MinABI: ABINet}
-	if len(plan.Ports) == 0 {
+func netClauses(np emit.NetPlan) []plan.Clause {
+	c := plan.Clause{ID: "net", Status: plan.Enforced, MinABI: ABINet}
+	if len(np.Ports) == 0 {
 		c.What = "all outbound TCP denied"
 	} else {
 		var ps []string
-		for _, p := range plan.Ports {
+		for _, p := range np.Ports {
 			ps = append(ps, fmt.Sprint(p))
 		}
 		c.What = "outbound TCP only to ports " + strings.Join(ps, ", ")
 	}
-	out := []emit.Clause{c,
-		{ID: "net.bind", What: "binding TCP ports denied (the policy has no listen grant)", Status: emit.Enforced, MinABI: ABINet},
+	out := []plan.Clause{c,
+		{ID: "net.bind", What: "binding TCP ports denied (the policy has no listen grant)", Status: plan.Enforced, MinABI: ABINet},
 	}
-	return append(out, emit.NetClauses(plan, "Landlock", ABINet)...)
+	return append(out, emit.NetClauses(np, "Landlock", ABINet)...)
 }
 
-func envClause(rs []policy.EnvRule) emit.Clause {
+func envClause(rs []policy.EnvRule) plan.Clause {
 	what := "environment: the minimal set (PATH, HOME, USER, LANG and the locale categories LC_ALL, LC_CTYPE, ...)"
 	if len(rs) > 0 {
 		what += fmt.Sprintf(" plus %d env rule(s)", len(rs))
 	}
-	return emit.Clause{ID: "env", What: what, Status: emit.Enforced, MinABI: 0,
+	return plan.Clause{ID: "env", What: what, Status: plan.Enforced, MinABI: 0,
 		How: "the launcher builds the child's environment from the allowlist; per-command envs for programs the tool starts itself are cooperative"}
 }
 
-func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
+func commandsClause(cmds map[string]policy.CommandRule) plan.Clause {
 	return emit.CommandsClause(cmds, "the launcher checks the program it starts; Landlock's execute right is per path and the baseline lets the tool execute anything under the system directories, so programs the tool starts itself are checked only cooperatively")
 }
 
@@ -299,7 +302,7 @@ func protectedGuards(live []emit.AbsRule, protected []string) []emit.AbsRule {
 			switch r := &live[i]; {
 			case r.Abs == p:
 				named = true
-			case emit.Within(p, r.Abs) && (anc == nil || len(r.Abs) > len(anc.Abs)):
+			case policy.Within(p, r.Abs) && (anc == nil || len(r.Abs) > len(anc.Abs)):
 				anc = r
 			}
 		}

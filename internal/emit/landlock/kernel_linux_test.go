@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
 	"runtime"
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -36,9 +38,9 @@ func TestMain(m *testing.M) {
 }
 
 type childSpec struct {
-	Root   string     `json:"root"`
-	Grants []PathRule `json:"grants"`
-	Ops    []string   `json:"ops"`
+	Root   string        `json:"root"`
+	Grants []ll.PathRule `json:"grants"`
+	Ops    []string      `json:"ops"`
 }
 
 // runChild restricts itself to the grants, runs each op and prints one
@@ -83,7 +85,7 @@ func kernelABI() int {
 	return v
 }
 
-func restrictThread(grants []PathRule) error {
+func restrictThread(grants []ll.PathRule) error {
 	attr := llsyscall.RulesetAttr{HandledAccessFS: allFS}
 	fd, err := llsyscall.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
@@ -91,7 +93,7 @@ func restrictThread(grants []PathRule) error {
 	}
 	defer unix.Close(fd)
 	for _, g := range grants {
-		r, unknown := ParseRights(g.Access)
+		r, unknown := ll.ParseRights(g.Access)
 		if len(unknown) > 0 {
 			return fmt.Errorf("unknown rights %v", unknown)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
 )
 
@@ -54,7 +56,7 @@ func TestProtectedOutside(t *testing.T) {
 			t.Errorf("masks %v, masked_fs %v: a guard became a mask", m.Masks, m.MaskedFS)
 		}
 		for _, g := range m.FS {
-			if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, WriteFile) {
+			if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, ll.WriteFile) {
 				t.Errorf("%s writable: %v", g.Path, g.Access)
 			}
 		}
@@ -76,8 +78,8 @@ func TestProtectedOutside(t *testing.T) {
 			if !slices.Equal(got, tc.wantProtected) {
 				t.Errorf("protected %v, want %v", got, tc.wantProtected)
 			}
-			needs := NamespaceNeeds(m)
-			hasNeed := slices.ContainsFunc(needs, func(n NSNeed) bool {
+			needs := ll.NamespaceNeeds(m)
+			hasNeed := slices.ContainsFunc(needs, func(n ll.NSNeed) bool {
 				return n.ID == "ns.protected" && strings.Contains(n.What, bashrc) || strings.Contains(n.What, zshrc)
 			})
 			if hasNeed != (len(tc.wantProtected) > 0) {
@@ -94,7 +96,7 @@ func TestProtectedOutside(t *testing.T) {
 					docsRights = g.Access
 				}
 			}
-			guarded := homeRights != nil && !slices.Contains(homeRights, MakeReg) && slices.Contains(docsRights, MakeReg)
+			guarded := homeRights != nil && !slices.Contains(homeRights, ll.MakeReg) && slices.Contains(docsRights, ll.MakeReg)
 			if guarded != tc.wantGuard {
 				t.Errorf("guarded %v (home %v, docs %v), want %v", guarded, homeRights, docsRights, tc.wantGuard)
 			}
@@ -102,7 +104,7 @@ func TestProtectedOutside(t *testing.T) {
 			// written through no grant: not its own, not its directory's.
 			writable := false
 			for _, g := range m.FS {
-				if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, WriteFile) {
+				if (g.Path == bashrc || g.Path == home) && slices.Contains(g.Access, ll.WriteFile) {
 					writable = true
 				}
 			}

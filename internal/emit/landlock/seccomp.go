@@ -1,7 +1,8 @@
 package landlock
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
@@ -11,7 +12,7 @@ import (
 // (no proxy resolves for it here); listen only with a bind grant; no Unix
 // sockets (their paths and abstract names are shared with the host); no
 // metadata writes (Landlock cannot confine them to the write grants).
-func SeccompSpec(n Net) *seccomp.Spec {
+func SeccompSpec(n ll.Net) *seccomp.Spec {
 	s := &seccomp.Spec{Inet: seccomp.InetNone}
 	if len(n.ConnectTCP) > 0 {
 		s.Inet = seccomp.InetTCPUDP
@@ -23,15 +24,15 @@ func SeccompSpec(n Net) *seccomp.Spec {
 // SeccompClauses describes the filter as manifest clauses. A clause the
 // filter enforces more strictly than the policy asks is enforced, with
 // How saying what else it refuses.
-func SeccompClauses(s seccomp.Spec) []emit.Clause {
-	var out []emit.Clause
+func SeccompClauses(s seccomp.Spec) []plan.Clause {
+	var out []plan.Clause
 	for _, c := range s.Clauses() {
-		st := emit.Enforced
+		st := plan.Enforced
 		if c.Degree == "degraded" {
-			st = emit.Degraded
+			st = plan.Degraded
 		}
-		out = append(out, emit.Clause{ID: c.ID, What: c.What, Status: st, How: c.How})
+		out = append(out, plan.Clause{ID: c.ID, What: c.What, Status: st, How: c.How})
 	}
-	out = append(out, emit.Clause{ID: "caps", What: "every capability dropped (effective, permitted, inheritable, ambient and, when the launcher may, the bounding set), so a tool started by root has none", Status: emit.Enforced})
+	out = append(out, plan.Clause{ID: "caps", What: "every capability dropped (effective, permitted, inheritable, ambient and, when the launcher may, the bounding set), so a tool started by root has none", Status: plan.Enforced})
 	return out
 }

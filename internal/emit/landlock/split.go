@@ -8,7 +8,10 @@ import (
 	"slices"
 	"sort"
 
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // Landlock only ever adds rights down a hierarchy: a right on a directory
@@ -49,25 +52,25 @@ func kindOf(m fs.FileMode) entryKind {
 // rule's clause can say exactly what is degraded.
 type ruleNote struct {
 	splitDirs []string
-	lost      Rights   // rights withheld on splitDirs
-	around    []int    // indexes of the narrower rules that forced the split
-	missing   bool     // the rule's path did not exist at build time
-	symlink   bool     // the rule's path was a symlink (not canonical)
-	fileLost  Rights   // directory rights meaningless on a file path
-	unlisted  []string // directories that could not be listed
-	symlinks  int      // symlink entries skipped in split directories
+	lost      ll.Rights // rights withheld on splitDirs
+	around    []int     // indexes of the narrower rules that forced the split
+	missing   bool      // the rule's path did not exist at build time
+	symlink   bool      // the rule's path was a symlink (not canonical)
+	fileLost  ll.Rights // directory rights meaningless on a file path
+	unlisted  []string  // directories that could not be listed
+	symlinks  int       // symlink entries skipped in split directories
 }
 
 type splitter struct {
 	fsys    emit.FS
 	rules   []emit.AbsRule // live rules only
-	grants  []PathRule
+	grants  []ll.PathRule
 	notes   map[int]*ruleNote
 	visited map[int]bool
 }
 
 // split computes the grants for rules (live rules, sorted by Abs).
-func split(fsys emit.FS, rules []emit.AbsRule) ([]PathRule, map[int]*ruleNote) {
+func split(fsys emit.FS, rules []emit.AbsRule) ([]ll.PathRule, map[int]*ruleNote) {
 	s := &splitter{fsys: fsys, rules: rules, notes: map[int]*ruleNote{}, visited: map[int]bool{}}
 	for _, r := range rules {
 		if hasAncestorRule(rules, r.Abs) {
@@ -98,11 +101,11 @@ func (s *splitter) note(i int) *ruleNote {
 	return n
 }
 
-func (s *splitter) emit(path string, r Rights, owner emit.AbsRule, optional bool) {
+func (s *splitter) emit(path string, r ll.Rights, owner emit.AbsRule, optional bool) {
 	if r == 0 {
 		return
 	}
-	s.grants = append(s.grants, PathRule{
+	s.grants = append(s.grants, ll.PathRule{
 		Path:     path,
 		Access:   r.Names(),
 		Clause:   clauseOf(owner),
@@ -113,7 +116,7 @@ func (s *splitter) emit(path string, r Rights, owner emit.AbsRule, optional bool
 // place grants `want` (the winning rule's rights) on path and beneath it,
 // given that its ancestors already carry `inherited` (always a subset of
 // want and of every rule beneath path).
-func (s *splitter) place(path string, kind entryKind, want, inherited Rights, owner emit.AbsRule, ruleNode bool) {
+func (s *splitter) place(path string, kind entryKind, want, inherited ll.Rights, owner emit.AbsRule, ruleNode bool) {
 	if ruleNode {
 		s.visited[owner.Index] = true
 	}
@@ -136,9 +139,9 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 			// read_dir has nothing to list beneath a file; the other
 			// directory rights (create, delete, rename the file itself)
 			// live on the parent and are lost here.
-			s.note(owner.Index).fileLost |= want &^ inherited &^ FileRights &^ RReadDir
+			s.note(owner.Index).fileLost |= want &^ inherited &^ ll.FileRights &^ ll.RReadDir
 		}
-		s.emit(path, (want&^inherited)&FileRights, owner, !ruleNode)
+		s.emit(path, (want&^inherited)&ll.FileRights, owner, !ruleNode)
 		return
 	}
 	below := emit.Beneath(s.rules, path)
@@ -153,7 +156,7 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 			// read_dir lists directories only; on an ancestor it never
 			// reaches an existing file, and withholding it would stop the
 			// tool listing the workspace because of one narrowed file.
-			r |= RReadDir
+			r |= ll.RReadDir
 		}
 		shared &= r
 	}
@@ -192,7 +195,7 @@ func (s *splitter) place(path string, kind entryKind, want, inherited Rights, ow
 		}
 		rest := want &^ shared
 		if ck == kFile {
-			rest &= FileRights
+			rest &= ll.FileRights
 		}
 		s.emit(child, rest, owner, true)
 	}
@@ -209,7 +212,7 @@ func (s *splitter) ruleAt(p string) (emit.AbsRule, bool) {
 
 func hasAncestorRule(rules []emit.AbsRule, p string) bool {
 	for _, r := range rules {
-		if r.Abs != p && emit.Within(p, r.Abs) {
+		if r.Abs != p && policy.Within(p, r.Abs) {
 			return true
 		}
 	}

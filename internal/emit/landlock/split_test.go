@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
 	"github.com/jp-policy/jp-policy/internal/policy"
@@ -14,8 +16,8 @@ import (
 
 // governing are the rights on a directory that act on its entries
 // (creating, removing, renaming them) rather than on what is beneath.
-var governing = RRemoveDir | RRemoveFile | RMakeDir | RMakeReg | RMakeSym | RRefer |
-	bit(MakeChar) | bit(MakeBlock) | bit(MakeFifo) | bit(MakeSock)
+var governing = ll.RRemoveDir | ll.RRemoveFile | ll.RMakeDir | ll.RMakeReg | ll.RMakeSym | ll.RRefer |
+	ll.RMakeChar | ll.RMakeBlock | ll.RMakeFifo | ll.RMakeSock
 
 // oracle is an independent, deliberately naive RFD 076 evaluator over
 // lexical paths: the longest matching rule path wins, the later on ties.
@@ -24,7 +26,7 @@ type oracle struct {
 	caps  []emit.Caps
 }
 
-func (o oracle) rights(rel string) Rights {
+func (o oracle) rights(rel string) ll.Rights {
 	best, bestLen := -1, -1
 	for i, p := range o.paths {
 		match := p == "" || rel == p || strings.HasPrefix(rel, p+"/")
@@ -44,15 +46,15 @@ func (o oracle) rights(rel string) Rights {
 
 // effective is what Landlock grants on rel: the union of the grants on it
 // and on its ancestors.
-func effective(root string, grants []PathRule, rel string) Rights {
+func effective(root string, grants []ll.PathRule, rel string) ll.Rights {
 	abs := root
 	if rel != "" {
 		abs = root + "/" + rel
 	}
-	var r Rights
+	var r ll.Rights
 	for _, g := range grants {
 		if abs == g.Path || strings.HasPrefix(abs, g.Path+"/") {
-			x, _ := ParseRights(g.Access)
+			x, _ := ll.ParseRights(g.Access)
 			r |= x
 		}
 	}
@@ -171,7 +173,7 @@ func checkRandom(t *testing.T, rng chooser) {
 	}
 }
 
-func checkGrants(t *testing.T, which, root string, grants []PathRule, masked []string, o oracle, rules []emittest.Rule, dirs, files []string, desc string) {
+func checkGrants(t *testing.T, which, root string, grants []ll.PathRule, masked []string, o oracle, rules []emittest.Rule, dirs, files []string, desc string) {
 	t.Helper()
 	hidden := func(p string) bool {
 		for _, m := range masked {
@@ -191,9 +193,9 @@ func checkGrants(t *testing.T, which, root string, grants []PathRule, masked []s
 		}
 		eff, want := effective(root, grants, p), o.rights(p)
 		if !isDir[p] {
-			eff &= FileRights
-			if eff != want&FileRights {
-				t.Fatalf("%s: file %q: effective %v, rule gives %v; %s", which, p, eff.Names(), (want & FileRights).Names(), desc)
+			eff &= ll.FileRights
+			if eff != want&ll.FileRights {
+				t.Fatalf("%s: file %q: effective %v, rule gives %v; %s", which, p, eff.Names(), (want & ll.FileRights).Names(), desc)
 			}
 		}
 		if eff&^want != 0 {
@@ -261,7 +263,7 @@ func crossCheckOracle(t *testing.T, root string, tool emit.Tool, o oracle, paths
 		want := o.rights(p)
 		for _, k := range policy.Capabilities {
 			_, allowed := c.DecideFS(k, key)
-			if allowed != (want&CapabilityRights[k] != 0) {
+			if allowed != (want&ll.CapabilityRights[k] != 0) {
 				t.Fatalf("oracle and policy.Checker disagree on %s of %q", k, p)
 			}
 		}

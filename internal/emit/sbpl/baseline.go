@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 )
 
 // group is one named part of the macOS process-start baseline; each is a
@@ -42,21 +44,6 @@ const (
 // Windows, or a Mac without the tools): where the Command Line Tools
 // install.
 const DefaultDeveloperDir = "/Library/Developer/CommandLineTools"
-
-// Profile parameters the launcher defines with sandbox-exec -D. A profile
-// that uses one the launcher does not define fails to load, so nothing
-// runs unconfined by a missing value.
-const (
-	// ProxyPortParam holds the filtering proxy's port.
-	ProxyPortParam = "JP_PROXY_PORT"
-	// TmpDirParam holds the run's private scratch directory (canonical),
-	// which the launcher also passes as TMPDIR.
-	TmpDirParam = "JP_TMPDIR"
-	// ProgramParam and ProgramRealParam hold the program the launcher
-	// starts, as found on PATH and with every symlink resolved.
-	ProgramParam     = "JP_PROGRAM"
-	ProgramRealParam = "JP_PROGRAM_REAL"
-)
 
 // CanonicalHome is a home directory as the profile names it (baseline.git):
 // its links resolved, as the sandbox compares paths; "" when it is not
@@ -209,8 +196,8 @@ func toolBaseline(home, outside string) []group {
 		return "(require-all " + f + " " + outside + ")"
 	}
 	param := func(name string) string { return `(param "` + name + `")` }
-	prog := only(`(literal `+param(ProgramParam)+`)`) + " " + only(`(literal `+param(ProgramRealParam)+`)`)
-	tmp := only(`(subpath ` + param(TmpDirParam) + `)`)
+	prog := only(`(literal `+param(sbplan.ProgramParam)+`)`) + " " + only(`(literal `+param(sbplan.ProgramRealParam)+`)`)
+	tmp := only(`(subpath ` + param(sbplan.TmpDirParam) + `)`)
 	gs := []group{
 		{"baseline.tmp", "a private scratch directory for this run, passed as TMPDIR", []entry{
 			{`(allow file-read* ` + tmp + `)`, "here-documents, Python's tempfile, compilers", srcCodex},

@@ -8,7 +8,10 @@ import (
 	"sort"
 	"strings"
 
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -26,9 +29,9 @@ var (
 //
 // The profile starts with Base's text, which is the same for every tool
 // with the same developer directory: the artifact stores it once
-// (BaseFile) and each tool's file holds the rest (BuildWith's caller
-// strips the base).
-func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
+// (sbplan.BaseFile) and each tool's file holds the rest (BuildWith's
+// caller strips the base).
+func Build(t emit.Tool) ([]byte, []plan.Clause, error) {
 	devDir := t.DeveloperDir
 	if devDir == "" {
 		devDir = DefaultDeveloperDir
@@ -42,15 +45,12 @@ func Build(t emit.Tool) ([]byte, []emit.Clause, error) {
 type Base struct {
 	DeveloperDir string
 	Text         []byte
-	clauses      []emit.Clause
+	clauses      []plan.Clause
 }
-
-// BaseFile is the base's file, relative to the artifact directory.
-const BaseFile = "shared/sbpl.sb"
 
 // Clauses are the clauses of the base's groups, which every profile built
 // on it starts with.
-func (b *Base) Clauses() []emit.Clause { return slices.Clone(b.clauses) }
+func (b *Base) Clauses() []plan.Clause { return slices.Clone(b.clauses) }
 
 // NewBase renders the base for devDir.
 func NewBase(devDir string) *Base {
@@ -63,7 +63,7 @@ func NewBase(devDir string) *Base {
 // BuildWith is Build with the base already rendered (a compile renders
 // it once for all tools); base must be NewBase of the tool's developer
 // directory.
-func BuildWith(t emit.Tool, base *Base) ([]byte, []emit.Clause, error) {
+func BuildWith(t emit.Tool, base *Base) ([]byte, []plan.Clause, error) {
 	devDir := t.DeveloperDir
 	if devDir == "" {
 		devDir = DefaultDeveloperDir
@@ -79,7 +79,7 @@ func BuildWith(t emit.Tool, base *Base) ([]byte, []emit.Clause, error) {
 	var b bytes.Buffer
 	b.Grow(len(base.Text) + 4096)
 	b.Write(base.Text)
-	cl := append([]emit.Clause(nil), base.clauses...)
+	cl := append([]plan.Clause(nil), base.clauses...)
 
 	fmt.Fprintf(&b, "\n;; jp-policy sandbox profile for tool %s\n", comment(t.Name))
 	cl = writeGroups(&b, cl, toolBaseline(t.Home, outsideOf(t.Root, all)))
@@ -90,11 +90,11 @@ func BuildWith(t emit.Tool, base *Base) ([]byte, []emit.Clause, error) {
 			b.WriteString(" (literal " + Quote(a) + ")")
 		}
 		b.WriteString(")\n")
-		cl = append(cl, emit.Clause{ID: "baseline.ancestors", What: "metadata of the directories leading to granted paths",
-			Status: emit.Degraded, How: "path resolution needs to stat each ancestor, so their names and attributes (not their listings or contents) are readable even where no rule grants read"})
+		cl = append(cl, plan.Clause{ID: "baseline.ancestors", What: "metadata of the directories leading to granted paths",
+			Status: plan.Degraded, How: "path resolution needs to stat each ancestor, so their names and attributes (not their listings or contents) are readable even where no rule grants read"})
 	}
 
-	fsCl := map[int]emit.Clause{}
+	fsCl := map[int]plan.Clause{}
 	for _, r := range all {
 		c, forms := fsRule(r, live)
 		fsCl[r.Index] = c
@@ -113,7 +113,7 @@ func BuildWith(t emit.Tool, base *Base) ([]byte, []emit.Clause, error) {
 	cl = append(cl, netSection(&b, t.Access.Net)...)
 	cl = writeGroups(&b, cl, lateBaseline())
 	cl = append(cl,
-		emit.Clause{ID: "env", What: "environment allowlist (RFD 075 minimal set plus env rules)", Status: emit.Enforced,
+		plan.Clause{ID: "env", What: "environment allowlist (RFD 075 minimal set plus env rules)", Status: plan.Enforced,
 			How: "the launcher builds sandbox-exec's environment; per-command envs for programs the tool starts itself are cooperative"},
 		commandsClause(t.Access.Commands),
 	)
@@ -135,7 +135,7 @@ func outsideOf(root string, rules []emit.AbsRule) string {
 	paths = slices.Compact(paths)
 	var out []string
 	for i, p := range paths {
-		if i > 0 && slices.ContainsFunc(paths[:i], func(a string) bool { return emit.Within(p, a) }) {
+		if i > 0 && slices.ContainsFunc(paths[:i], func(a string) bool { return policy.Within(p, a) }) {
 			continue // beneath a path already excluded
 		}
 		q := Quote(p)
@@ -146,15 +146,15 @@ func outsideOf(root string, rules []emit.AbsRule) string {
 
 // writeGroups renders baseline groups, each entry under a comment with
 // its reason and precedent, and adds their clauses.
-func writeGroups(b *bytes.Buffer, cl []emit.Clause, gs []group) []emit.Clause {
+func writeGroups(b *bytes.Buffer, cl []plan.Clause, gs []group) []plan.Clause {
 	for _, g := range gs {
 		fmt.Fprintf(b, "\n;; %s: %s\n", g.id, comment(g.what))
 		for _, e := range g.entries {
 			fmt.Fprintf(b, ";; %s [%s]\n%s\n", comment(e.why), comment(e.src), e.rule)
 		}
-		c := emit.Clause{ID: g.id, What: g.what, Status: emit.Enforced}
+		c := plan.Clause{ID: g.id, What: g.what, Status: plan.Enforced}
 		if g.id == "baseline.git" {
-			c.Status = emit.Degraded
+			c.Status = plan.Degraded
 			c.How = "git's user configuration is readable outside the tool's grants: git dies on the sandbox's EPERM where it tolerates a missing file"
 		}
 		cl = append(cl, c)
@@ -166,10 +166,10 @@ func writeGroups(b *bytes.Buffer, cl []emit.Clause, gs []group) []emit.Clause {
 // narrower rule beneath it (require-not), and the narrower rules render
 // their own allows, so every path gets exactly its winning rule's rights
 // whatever order the sandbox evaluates rules in.
-func fsRule(r emit.AbsRule, live []emit.AbsRule) (emit.Clause, []string) {
+func fsRule(r emit.AbsRule, live []emit.AbsRule) (plan.Clause, []string) {
 	caps := emit.CapsOf(r.Rule)
 	what := fmt.Sprintf("%s: %s", display(r), caps)
-	c := emit.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: emit.Enforced}
+	c := plan.Clause{ID: fmt.Sprintf("fs[%d]", r.Index), What: what, Status: plan.Enforced}
 	if r.ShadowedBy >= 0 {
 		c.How = fmt.Sprintf("shadowed by fs[%d] on the same path (the later rule wins)", r.ShadowedBy)
 		return c, nil
@@ -235,8 +235,8 @@ func fsRule(r emit.AbsRule, live []emit.AbsRule) (emit.Clause, []string) {
 	return c, forms
 }
 
-func pathFilter(abs string, k emit.PathKind) string {
-	if k == emit.KindFile {
+func pathFilter(abs string, k plan.PathKind) string {
+	if k == plan.KindFile {
 		return "(literal " + Quote(abs) + ")"
 	}
 	// A missing path may become a directory: subpath covers both.
@@ -281,10 +281,10 @@ func ancestors(root string, rules []emit.AbsRule) []string {
 	return out
 }
 
-func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
-	plan := emit.PlanNet(rules)
-	c := emit.Clause{ID: "net", Status: emit.Enforced}
-	if len(plan.Ports) == 0 {
+func netSection(b *bytes.Buffer, rules []policy.NetRule) []plan.Clause {
+	np := emit.PlanNet(rules)
+	c := plan.Clause{ID: "net", Status: plan.Enforced}
+	if len(np.Ports) == 0 {
 		c.What = "all network access denied"
 		b.WriteString("\n;; net: no port is open\n(deny network*)\n")
 	} else {
@@ -297,27 +297,27 @@ func netSection(b *bytes.Buffer, rules []policy.NetRule) []emit.Clause {
 		// host: a client that dials the IPv4-mapped ::ffff:127.0.0.1 (the
 		// JVM's dual-stack sockets) cannot be allowed without allowing
 		// every address on the port (openai/codex#42925), so it is not.
-		fmt.Fprintf(b, "\n;; net: outbound TCP only to jp-policy's filtering proxy on localhost\n(allow network-outbound (remote tcp (string-append \"localhost:\" (param \"%s\"))))\n", ProxyPortParam)
+		fmt.Fprintf(b, "\n;; net: outbound TCP only to jp-policy's filtering proxy on localhost\n(allow network-outbound (remote tcp (string-append \"localhost:\" (param \"%s\"))))\n", sbplan.ProxyPortParam)
 		c.What = "outbound TCP only to jp-policy's filtering proxy on localhost (port given at exec time), which decides every request by host, scheme, port and (plain http) path and resolves names itself"
 	}
-	out := []emit.Clause{c,
-		{ID: "net.inbound", What: "listening and inbound connections denied", Status: emit.Enforced},
-		{ID: "net.udp", What: "UDP denied (name resolution goes through mDNSResponder)", Status: emit.Enforced},
+	out := []plan.Clause{c,
+		{ID: "net.inbound", What: "listening and inbound connections denied", Status: plan.Enforced},
+		{ID: "net.udp", What: "UDP denied (name resolution goes through mDNSResponder)", Status: plan.Enforced},
 	}
-	if len(plan.Ports) > 0 {
+	if len(np.Ports) > 0 {
 		out[2].What = "UDP and DNS denied (the proxy resolves names)"
 		out[0].How = "a client that dials the proxy as the IPv4-mapped address ::ffff:127.0.0.1 (the JVM's dual-stack sockets) is refused: SBPL names loopback only as \"localhost\", which does not match it"
 	}
-	for _, r := range plan.Rules {
-		st, how := emit.Enforced, "decided by the launcher's filtering proxy, the only destination the profile allows"
+	for _, r := range np.Rules {
+		st, how := plan.Enforced, "decided by the launcher's filtering proxy, the only destination the profile allows"
 		if r.Rule.Allow && r.Rule.PathPrefix != nil {
-			st, how = emit.Degraded, "the path prefix is checked for plain http only: an https CONNECT tunnel shows no path, so the proxy refuses https to it"
+			st, how = plan.Degraded, "the path prefix is checked for plain http only: an https CONNECT tunnel shows no path, so the proxy refuses https to it"
 		}
-		out = append(out, emit.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: emit.DescribeNet(r.Rule), Status: st, How: how})
+		out = append(out, plan.Clause{ID: fmt.Sprintf("net[%d]", r.Index), What: emit.DescribeNet(r.Rule), Status: st, How: how})
 	}
 	return out
 }
 
-func commandsClause(cmds map[string]policy.CommandRule) emit.Clause {
+func commandsClause(cmds map[string]policy.CommandRule) plan.Clause {
 	return emit.CommandsClause(cmds, "the launcher checks the program it starts; the profile allows process-exec from the system directories, so programs the tool starts itself are checked only cooperatively")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -143,11 +144,11 @@ func BenchmarkBuild(b *testing.B) {
 	tool := emit.Tool{Name: "bench", Root: "/ws"}
 	yes := true
 	tool.Access.FS = append(tool.Access.FS, policy.FsRule{Read: &yes, Write: &yes})
-	tool.Grants = append(tool.Grants, emit.Grant{Index: 0, Abs: "/ws", Kind: emit.KindDir})
+	tool.Grants = append(tool.Grants, plan.Grant{Index: 0, Abs: "/ws", Kind: plan.KindDir})
 	for d := range 40 {
 		lex := fmt.Sprintf("d%02d/.env", d)
 		tool.Access.FS = append(tool.Access.FS, policy.FsRule{LexicalPath: lex})
-		tool.Grants = append(tool.Grants, emit.Grant{Index: d + 1, Abs: "/ws/" + lex, Kind: emit.KindFile})
+		tool.Grants = append(tool.Grants, plan.Grant{Index: d + 1, Abs: "/ws/" + lex, Kind: plan.KindFile})
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -179,7 +180,7 @@ func FuzzBuild(f *testing.F) {
 				c = c2
 			}
 			abs := filepath.Join("/ws", lex)
-			if !emit.Within(abs, "/ws") || strings.ContainsRune(abs, 0) {
+			if !policy.Within(abs, "/ws") || strings.ContainsRune(abs, 0) {
 				return // not a workspace path; AbsRules rejects it (tested elsewhere)
 			}
 			r := policy.FsRule{LexicalPath: strings.TrimPrefix(strings.TrimPrefix(abs, "/ws"), "/")}
@@ -187,12 +188,12 @@ func FuzzBuild(f *testing.F) {
 				v := c&(1<<k) != 0
 				*pp = &v
 			}
-			kind := emit.KindDir
+			kind := plan.KindDir
 			if file && i == 2 {
-				kind = emit.KindFile
+				kind = plan.KindFile
 			}
 			tool.Access.FS = append(tool.Access.FS, r)
-			tool.Grants = append(tool.Grants, emit.Grant{Index: i, Abs: abs, Kind: kind})
+			tool.Grants = append(tool.Grants, plan.Grant{Index: i, Abs: abs, Kind: kind})
 		}
 		prof, _, err := Build(tool)
 		if err != nil {
@@ -299,7 +300,7 @@ func TestNetProxyRule(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("network allows:\n got %q\nwant %q", got, want)
 	}
-	if !strings.Contains(clauses[slices.IndexFunc(clauses, func(c emit.Clause) bool { return c.ID == "net" })].How, "::ffff:127.0.0.1") {
+	if !strings.Contains(clauses[slices.IndexFunc(clauses, func(c plan.Clause) bool { return c.ID == "net" })].How, "::ffff:127.0.0.1") {
 		t.Errorf("the net clause does not say the IPv4-mapped loopback is refused")
 	}
 }

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -116,14 +119,14 @@ func TestProfileMatchesPolicy(t *testing.T) {
 				}
 			}
 			abs := path.Join("/ws", lex)
-			kind := emit.KindDir
+			kind := plan.KindDir
 			if strings.HasSuffix(lex, ".env") && rng.IntN(2) == 0 {
-				kind = emit.KindFile
+				kind = plan.KindFile
 			} else if rng.IntN(4) == 0 {
-				kind = emit.KindMissing
+				kind = plan.KindMissing
 			}
 			tool.Access.FS = append(tool.Access.FS, r)
-			tool.Grants = append(tool.Grants, emit.Grant{Index: i, Abs: abs, Kind: kind})
+			tool.Grants = append(tool.Grants, plan.Grant{Index: i, Abs: abs, Kind: kind})
 		}
 		prof, _, err := Build(tool)
 		if err != nil {
@@ -162,7 +165,7 @@ func checkAgainstPolicy(t *testing.T, tool emit.Tool, forms []node, prof []byte,
 		abs := path.Join(tool.Root, q)
 		for _, c := range policy.Capabilities {
 			want := win >= 0 && tool.Access.FS[win].Grants(c)
-			if win >= 0 && tool.Grants[win].Kind == emit.KindFile && abs != tool.Grants[win].Abs {
+			if win >= 0 && tool.Grants[win].Kind == plan.KindFile && abs != tool.Grants[win].Abs {
 				// A file rule cannot cover paths beneath it; the
 				// profile's literal grants them nothing.
 				want = false
@@ -170,7 +173,7 @@ func checkAgainstPolicy(t *testing.T, tool emit.Tool, forms []node, prof []byte,
 			// The worst case for the run's parameters: the program the
 			// launcher starts and the scratch directory are the very
 			// path asked about. The policy must still decide alone.
-			params := map[string]string{ProgramParam: abs, ProgramRealParam: abs, TmpDirParam: abs}
+			params := map[string]string{sbplan.ProgramParam: abs, sbplan.ProgramRealParam: abs, sbplan.TmpDirParam: abs}
 			if got := allowed(forms, opFor[c], abs, params); got != want {
 				t.Fatalf("%s on %q: profile %v, policy %v (winner fs[%d])\n%s", c, q, got, want, win, prof)
 			}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jp-policy/jp-policy/internal/plan"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
 	"github.com/jp-policy/jp-policy/internal/policy"
@@ -87,7 +90,7 @@ var vocabulary = map[string]map[string]string{
 
 // profileParams are the parameters a profile may use; the launcher
 // defines each (launcher.SandboxExecArgv).
-var profileParams = []string{ProgramParam, ProgramRealParam, ProxyPortParam, TmpDirParam}
+var profileParams = []string{sbplan.ProgramParam, sbplan.ProgramRealParam, sbplan.ProxyPortParam, sbplan.TmpDirParam}
 
 // everyProfile builds the shared scenarios' profiles and one that uses
 // every capability combination, a partial write, an external rule, net
@@ -114,10 +117,10 @@ func everyProfile(t *testing.T) map[string][]byte {
 			}
 		}
 		tool.Access.FS = append(tool.Access.FS, r)
-		tool.Grants = append(tool.Grants, emit.Grant{Index: c, Abs: "/ws/" + r.LexicalPath, Kind: emit.KindDir})
+		tool.Grants = append(tool.Grants, plan.Grant{Index: c, Abs: "/ws/" + r.LexicalPath, Kind: plan.KindDir})
 	}
 	tool.Access.FS = append(tool.Access.FS, policy.FsRule{LexicalPath: "d31/f", Read: &yes}, policy.FsRule{LexicalPath: "ext", External: true, Read: &yes})
-	tool.Grants = append(tool.Grants, emit.Grant{Index: 32, Abs: "/ws/d31/f", Kind: emit.KindFile}, emit.Grant{Index: 33, Abs: "/ext/t", Link: "/ws/ext", Kind: emit.KindDir})
+	tool.Grants = append(tool.Grants, plan.Grant{Index: 32, Abs: "/ws/d31/f", Kind: plan.KindFile}, plan.Grant{Index: 33, Abs: "/ext/t", Link: "/ws/ext", Kind: plan.KindDir})
 	port := uint16(443)
 	tool.Access.Net = []policy.NetRule{{Host: "example.com", Port: &port, Allow: true}, {Host: "evil.example.com", Port: &port}}
 	prof, _, err := Build(tool)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/emit"
 	"github.com/jp-policy/jp-policy/internal/emit/internal/emittest"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -21,7 +22,7 @@ func TestHonestClauses(t *testing.T) {
 		}
 		for _, c := range m.Clauses {
 			if (len(c.ID) > 2 && c.ID[:3] == "fs[") || c.ID == "net" || (len(c.ID) > 3 && c.ID[:4] == "net[") {
-				if c.Status != emit.Cooperative {
+				if c.Status != plan.Cooperative {
 					t.Errorf("%s: %s is %s, want cooperative", sc.Name, c.ID, c.Status)
 				}
 			}
@@ -34,11 +35,11 @@ func TestProcessLimit(t *testing.T) {
 		name  string
 		cmds  map[string]policy.CommandRule
 		limit uint32
-		st    emit.Status
+		st    plan.Status
 	}{
-		{"any program", nil, 0, emit.Enforced},
-		{"no program", map[string]policy.CommandRule{}, 1, emit.Enforced},
-		{"some programs", map[string]policy.CommandRule{"git": {}}, 0, emit.Degraded},
+		{"any program", nil, 0, plan.Enforced},
+		{"no program", map[string]policy.CommandRule{}, 1, plan.Enforced},
+		{"some programs", map[string]policy.CommandRule{"git": {}}, 0, plan.Degraded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

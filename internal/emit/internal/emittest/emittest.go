@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -81,7 +82,7 @@ func Tool(t testing.TB, name, root string, rules []Rule) emit.Tool {
 		if r.Path != "" {
 			abs = filepath.Join(root, filepath.FromSlash(r.Path))
 		}
-		g := emit.Grant{Index: i, Abs: abs}
+		g := plan.Grant{Index: i, Abs: abs}
 		if r.External != "" {
 			fr.External = true
 			target := r.External
@@ -96,15 +97,15 @@ func Tool(t testing.TB, name, root string, rules []Rule) emit.Tool {
 }
 
 // KindOf reports what p is on disk.
-func KindOf(p string) emit.PathKind {
+func KindOf(p string) plan.PathKind {
 	fi, err := os.Stat(p)
 	switch {
 	case err != nil:
-		return emit.KindMissing
+		return plan.KindMissing
 	case fi.IsDir():
-		return emit.KindDir
+		return plan.KindDir
 	default:
-		return emit.KindFile
+		return plan.KindFile
 	}
 }
 

@@ -1,4 +1,4 @@
-package wire
+package nsroot
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestRoundTrip(t *testing.T) {
-	var e Encoder
+	var e encoder
 	e.Num(0)
 	e.Num(300)
 	e.Num(1<<64 - 1)
@@ -17,7 +17,7 @@ func TestRoundTrip(t *testing.T) {
 	e.Strs(nil)
 	e.Flag(true)
 	e.Flag(false)
-	d := NewDecoder(string(e.B))
+	d := newDecoder(string(e.B))
 	got := []any{d.Num(), d.Num(), d.Num(), d.Str(), d.Str(), d.Bytes(), d.Strs(), d.Strs(), d.Flag(), d.Flag()}
 	want := []any{uint64(0), uint64(300), uint64(1<<64 - 1), "", "héllo", []byte{0, 1, 2}, []string{"a", "", "c"}, []string(nil), true, false}
 	if !reflect.DeepEqual(got, want) {
@@ -31,18 +31,18 @@ func TestRoundTrip(t *testing.T) {
 func TestRejects(t *testing.T) {
 	for name, tc := range map[string]struct {
 		in   string
-		read func(*Decoder)
+		read func(*decoder)
 	}{
-		"padded varint":       {"\x80\x00", func(d *Decoder) { d.Num() }},
-		"padded varint, 300":  {"\xac\x82\x00", func(d *Decoder) { d.Num() }},
-		"truncated varint":    {"\x80", func(d *Decoder) { d.Num() }},
-		"empty":               {"", func(d *Decoder) { d.Num() }},
-		"string past the end": {"\x05abc", func(d *Decoder) { d.Str() }},
-		"count past the end":  {"\x09\x00", func(d *Decoder) { d.Strs() }},
-		"flag 2":              {"\x02", func(d *Decoder) { d.Flag() }},
-		"over max":            {"\x05", func(d *Decoder) { d.Max(4) }},
+		"padded varint":       {"\x80\x00", func(d *decoder) { d.Num() }},
+		"padded varint, 300":  {"\xac\x82\x00", func(d *decoder) { d.Num() }},
+		"truncated varint":    {"\x80", func(d *decoder) { d.Num() }},
+		"empty":               {"", func(d *decoder) { d.Num() }},
+		"string past the end": {"\x05abc", func(d *decoder) { d.Str() }},
+		"count past the end":  {"\x09\x00", func(d *decoder) { d.Strs() }},
+		"flag 2":              {"\x02", func(d *decoder) { d.Flag() }},
+		"over max":            {"\x05", func(d *decoder) { d.Max(4) }},
 	} {
-		d := NewDecoder(tc.in)
+		d := newDecoder(tc.in)
 		tc.read(d)
 		if !d.Failed() || d.Done() {
 			t.Errorf("%s: %q accepted", name, tc.in)
@@ -58,12 +58,12 @@ func FuzzNum(f *testing.F) {
 	f.Add([]byte{0x80, 0x00})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := NewDecoder(string(b))
+		d := newDecoder(string(b))
 		v := d.Num()
 		if d.Failed() {
 			return
 		}
-		var e Encoder
+		var e encoder
 		e.Num(v)
 		if string(e.B) != string(b[:len(b)-d.Left()]) {
 			t.Fatalf("%x decodes to %d, which encodes as %x", b, v, e.B)

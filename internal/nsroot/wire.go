@@ -1,21 +1,31 @@
-package wire
+package nsroot
+
+// The stage-2 spec's encoding (spec.go): numbers are unsigned varints in
+// their shortest form, strings and lists are length-prefixed, flags are
+// one byte 0 or 1. It keeps every string byte for byte (JSON would
+// replace an argument that is not UTF-8), and the decoder accepts exactly
+// what the encoder writes, so a spec has one encoding: a padded varint
+// (0x80 0x00 for 0), a flag other than 0 or 1, a count larger than the
+// bytes left could hold, or a string running past the end marks the
+// decoder failed, after which every read returns a zero value and the
+// caller refuses the spec.
 
 import "encoding/binary"
 
-// Encoder appends values to B.
-type Encoder struct{ B []byte }
+// encoder appends values to B.
+type encoder struct{ B []byte }
 
 // Num appends n as an unsigned varint.
-func (e *Encoder) Num(n uint64) { e.B = binary.AppendUvarint(e.B, n) }
+func (e *encoder) Num(n uint64) { e.B = binary.AppendUvarint(e.B, n) }
 
 // Str appends s with its length.
-func (e *Encoder) Str(s string) { e.Num(uint64(len(s))); e.B = append(e.B, s...) }
+func (e *encoder) Str(s string) { e.Num(uint64(len(s))); e.B = append(e.B, s...) }
 
 // Bytes appends b with its length (read back by Str or Bytes).
-func (e *Encoder) Bytes(b []byte) { e.Num(uint64(len(b))); e.B = append(e.B, b...) }
+func (e *encoder) Bytes(b []byte) { e.Num(uint64(len(b))); e.B = append(e.B, b...) }
 
 // Strs appends a list of strings.
-func (e *Encoder) Strs(ss []string) {
+func (e *encoder) Strs(ss []string) {
 	e.Num(uint64(len(ss)))
 	for _, s := range ss {
 		e.Str(s)
@@ -23,7 +33,7 @@ func (e *Encoder) Strs(ss []string) {
 }
 
 // Flag appends v as one byte, 0 or 1.
-func (e *Encoder) Flag(v bool) {
+func (e *encoder) Flag(v bool) {
 	if v {
 		e.B = append(e.B, 1)
 	} else {
@@ -31,30 +41,30 @@ func (e *Encoder) Flag(v bool) {
 	}
 }
 
-// Decoder reads what an Encoder wrote, from a string so that the strings
+// decoder reads what an encoder wrote, from a string so that the strings
 // it returns share the input instead of copying it.
-type Decoder struct {
+type decoder struct {
 	s   string
 	bad bool
 }
 
-// NewDecoder reads s.
-func NewDecoder(s string) *Decoder { return &Decoder{s: s} }
+// newDecoder reads s.
+func newDecoder(s string) *decoder { return &decoder{s: s} }
 
 // Fail marks the input malformed (a caller's own check failed).
-func (d *Decoder) Fail() { d.bad = true }
+func (d *decoder) Fail() { d.bad = true }
 
 // Failed reports whether a read failed.
-func (d *Decoder) Failed() bool { return d.bad }
+func (d *decoder) Failed() bool { return d.bad }
 
 // Left is the number of bytes not read yet.
-func (d *Decoder) Left() int { return len(d.s) }
+func (d *decoder) Left() int { return len(d.s) }
 
 // Done reports whether the whole input was read without a failure.
-func (d *Decoder) Done() bool { return !d.bad && d.s == "" }
+func (d *decoder) Done() bool { return !d.bad && d.s == "" }
 
 // Num reads an unsigned varint in its shortest form.
-func (d *Decoder) Num() uint64 {
+func (d *decoder) Num() uint64 {
 	if d.bad {
 		return 0
 	}
@@ -72,7 +82,7 @@ func (d *Decoder) Num() uint64 {
 }
 
 // Max reads a number and fails above max.
-func (d *Decoder) Max(max uint64) uint64 {
+func (d *decoder) Max(max uint64) uint64 {
 	v := d.Num()
 	if v > max {
 		d.bad = true
@@ -84,7 +94,7 @@ func (d *Decoder) Max(max uint64) uint64 {
 // Count reads a list length; each element takes at least minBytes, so a
 // count the rest of the input cannot hold fails (no huge allocation from
 // a forged count).
-func (d *Decoder) Count(minBytes int) int {
+func (d *decoder) Count(minBytes int) int {
 	v := d.Num()
 	if d.bad || v > uint64(len(d.s)/minBytes) {
 		d.bad = true
@@ -94,7 +104,7 @@ func (d *Decoder) Count(minBytes int) int {
 }
 
 // Str reads a length-prefixed string (a slice of the input).
-func (d *Decoder) Str() string {
+func (d *decoder) Str() string {
 	n := d.Num()
 	if d.bad || n > uint64(len(d.s)) {
 		d.bad = true
@@ -106,7 +116,7 @@ func (d *Decoder) Str() string {
 }
 
 // Bytes reads a length-prefixed string as bytes; empty is nil.
-func (d *Decoder) Bytes() []byte {
+func (d *decoder) Bytes() []byte {
 	if s := d.Str(); s != "" {
 		return []byte(s)
 	}
@@ -114,7 +124,7 @@ func (d *Decoder) Bytes() []byte {
 }
 
 // Strs reads a list of strings; empty is nil.
-func (d *Decoder) Strs() []string {
+func (d *decoder) Strs() []string {
 	n := d.Count(1)
 	if n == 0 {
 		return nil
@@ -127,7 +137,7 @@ func (d *Decoder) Strs() []string {
 }
 
 // Flag reads one byte, 0 or 1.
-func (d *Decoder) Flag() bool {
+func (d *decoder) Flag() bool {
 	if d.bad || d.s == "" || d.s[0] > 1 {
 		d.bad = true
 		return false

@@ -1,7 +1,7 @@
 package winjob
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
@@ -45,9 +45,9 @@ type Manifest struct {
 	Limits  Limits `json:"limits"`
 	// UIRestrictions lists JOB_OBJECT_UILIMIT_* names to set.
 	UIRestrictions []string `json:"ui_restrictions"`
-	Env            emit.Env `json:"env"`
+	Env            plan.Env `json:"env"`
 	// Commands is nil when any program may run; the launcher checks the
 	// program it starts against it.
 	Commands map[string]policy.CommandRule `json:"commands"`
-	Clauses  []emit.Clause                 `json:"clauses"`
+	Clauses  []plan.Clause                 `json:"clauses"`
 }

@@ -1,7 +1,7 @@
 package landlock
 
 import (
-	"github.com/jp-policy/jp-policy/internal/emit"
+	"github.com/jp-policy/jp-policy/internal/plan"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
@@ -65,7 +65,7 @@ type Manifest struct {
 	Net      Net        `json:"net"`
 	// Scope lists Landlock scopes: "signal", "abstract_unix_socket" (ABI 6).
 	Scope []string `json:"scope"`
-	Env   emit.Env `json:"env"`
+	Env   plan.Env `json:"env"`
 	// Commands is nil when any program may run.
 	Commands map[string]policy.CommandRule `json:"commands"`
 	// Seccomp is the configurable part of the system-call filter the
@@ -85,5 +85,5 @@ type Manifest struct {
 	// Namespace is the plan for a launcher that builds the tool's
 	// filesystem in a private mount namespace (exec --namespaces).
 	Namespace *NSPlan       `json:"namespace"`
-	Clauses   []emit.Clause `json:"clauses"`
+	Clauses   []plan.Clause `json:"clauses"`
 }

@@ -1,8 +1,0 @@
-package launcher
-
-import (
-	"github.com/jp-policy/jp-policy/internal/emit"
-)
-
-// envOf is a manifest's allowlist as the environment filter's Env.
-func envOf(env emit.Env) Env { return Env{Minimal: env.Minimal, Rules: env.Rules} }
