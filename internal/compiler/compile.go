@@ -240,7 +240,7 @@ func Build(opts Options) (_ *Result, err error) {
 		diags = append(diags, tdiags...)
 	}
 
-	inputs, err := collectInputs(l, bound, store.Path())
+	inputs, err := collectInputs(l, bound, store.Path(), time.Now)
 	if err != nil {
 		return nil, err
 	}

@@ -5,12 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"path/filepath"
 	"strings"
-
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Input is one thing the compiler read. SHA256 is empty when the input was
@@ -22,6 +18,10 @@ type Input struct {
 	SHA256 string `json:"sha256,omitempty"`
 	// Target is a symlink's canonical target ("" when broken).
 	Target string `json:"target,omitempty"`
+	// ID is a file input's identity when compile hashed it (HashFileID),
+	// "" when it has none; exec hashes the file again only when its
+	// identity now differs. Kept in the pin only: it is this machine's.
+	ID string `json:"-"`
 }
 
 // ErrStale is returned (wrapped in *StaleError) when an input changed since
@@ -62,19 +62,8 @@ func (in Input) describe() string {
 // layer on every run, and holding a large layer whole cost more in fresh
 // memory than the hashing itself.
 func HashFile(path string) (string, error) {
-	f, _, err := jpdirs.OpenRegular(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := HashFileID(path, nil)
+	return sum, err
 }
 
 // EnvConfigPrefix starts JP's config variables (JP_CFG_*).
