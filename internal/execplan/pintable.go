@@ -18,7 +18,7 @@ import (
 // not grow with the number of tools (a 10,000-tool pin is about 900 KB;
 // decoding it as a JSON map cost milliseconds per exec).
 //
-//	jp-policy pin 5
+//	jp-policy pin 6
 //	root "/home/me/ws"
 //	artifact "/home/me/ws/.jp/policy/policy.json"
 //	sha256 <hex of policy.json>
