@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jp-policy/jp-policy/internal/enforcetest"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
@@ -75,6 +76,12 @@ func noUsernsForTest() {
 	// nested repositories (attack_ns_git_scan.txtar).
 	if n, err := strconv.Atoi(os.Getenv("JP_POLICY_TEST_GIT_SCAN_LIMIT")); err == nil && n > 0 {
 		jpdirs.SetGitScanLimitForTest(n)
+	}
+	// JP_POLICY_TEST_GIT_SCAN_MARGIN_MS=N lets the walk reuse the listing
+	// of a directory changed N ms before the walk that read it
+	// (attack_git_scan_cache.txtar: its trees are not seconds old).
+	if n, err := strconv.Atoi(os.Getenv("JP_POLICY_TEST_GIT_SCAN_MARGIN_MS")); err == nil && n >= 0 {
+		jpdirs.SetGitScanMarginForTest(time.Duration(n) * time.Millisecond)
 	}
 }
 

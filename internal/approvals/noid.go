@@ -2,24 +2,36 @@ package approvals
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"path/filepath"
 
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/shquote"
 )
 
-// NoIDError says the workspace has no `.jp/.id`. JP names its per-user
+// NoIDError says the workspace has no `.jp/.id`, or one whose id JP does
+// not accept (jpdirs.InvalidIDError: JP then starts with a new id). JP
+// names its per-user
 // storage (where approvals.json lives) after that id, so without it no
 // approval can be recorded, and asking the user first would waste their
 // answer. The message gives the exact command that creates the file the
 // way JP writes it.
 type NoIDError struct {
 	Root string
-	Err  error // the failed read
+	Err  error // the failed read, or the *jpdirs.InvalidIDError
 }
 
 func (e *NoIDError) Error() string {
-	return fmt.Sprintf("cannot record approvals: the workspace %s has no .jp/.id, so JP keeps no per-user storage (approvals.json) for it; %s", e.Root, e.Fix())
+	return fmt.Sprintf("cannot record approvals: the workspace %s %s, so JP keeps no per-user storage (approvals.json) for it; %s", e.Root, e.Missing(), e.Fix())
+}
+
+// Missing says what the workspace lacks.
+func (e *NoIDError) Missing() string {
+	if _, ok := errors.AsType[*jpdirs.InvalidIDError](e.Err); ok {
+		return "has no .jp/.id JP accepts (its last line must be exactly 5 characters from 0-9 and a-z)"
+	}
+	return "has no .jp/.id"
 }
 
 func (e *NoIDError) Unwrap() error { return e.Err }

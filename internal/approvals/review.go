@@ -3,22 +3,21 @@ package approvals
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 )
 
 // Open loads the store of the workspace at root: file when it is set,
-// else JP's default (DefaultPath). A workspace without `.jp/.id` has no
-// user storage, so nothing can have been approved there: Open returns an
+// else JP's default (DefaultPath). A workspace without a `.jp/.id` JP
+// accepts has no user storage, so nothing can have been approved there: Open returns an
 // empty store whose Path is "", and Review then drops every unapproved
 // target with a message saying how to give the workspace an id, instead
 // of inventing a location.
 func Open(root, file string, getenv func(string) string) (*Store, []diag.Diagnostic, error) {
 	if file == "" {
 		p, err := DefaultPath(root, getenv)
-		if errors.Is(err, fs.ErrNotExist) {
+		if _, noID := errors.AsType[*NoIDError](err); noID {
 			return New(""), nil, nil
 		}
 		if err != nil {

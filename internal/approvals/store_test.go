@@ -2,13 +2,14 @@ package approvals
 
 import (
 	"errors"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 var t0 = time.Date(2026, 5, 26, 13, 0, 0, 0, time.UTC)

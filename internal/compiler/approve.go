@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -123,10 +124,14 @@ func approveExternal(opts *Options, root string, names []string,
 		case approvals.Trusted:
 			approved[d.RulePath] = d.Target
 		case approvals.NoStorage:
-			// No .jp/.id: an approval could not be recorded, so asking
-			// would waste the answer. Say why and how to fix it instead.
-			noID := &approvals.NoIDError{Root: root}
-			w := dropWarning(d.RulePath, u, fmt.Sprintf("external rule %q of %s points at %s, which cannot be approved: the workspace has no .jp/.id to record it; the rule is dropped until it is", d.RulePath, toolList(u), u.target))
+			// No .jp/.id JP accepts: an approval could not be recorded,
+			// so asking would waste the answer. Say why and how to fix it.
+			_, err := approvals.DefaultPath(root, opts.getenv)
+			noID, ok := errors.AsType[*approvals.NoIDError](err)
+			if !ok {
+				noID = &approvals.NoIDError{Root: root}
+			}
+			w := dropWarning(d.RulePath, u, fmt.Sprintf("external rule %q of %s points at %s, which cannot be approved: the workspace %s to record it; the rule is dropped until it is", d.RulePath, toolList(u), u.target, noID.Missing()))
 			w.Help = noID.Fix() + ", then compile again"
 			warns = append(warns, w)
 		case approvals.Declined:

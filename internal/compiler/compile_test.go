@@ -22,7 +22,7 @@ func testWorkspace(t *testing.T, files map[string]string) (string, Options) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(base, "ws")
-	files[".jp/.id"] = "testid"
+	files[".jp/.id"] = "test1"
 	for name, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

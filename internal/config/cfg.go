@@ -131,7 +131,7 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 		return ld.file(LayerCfg, p, "", at, nil)
 	}
 	var roots, searched []string
-	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
+	if dir, err := ld.globalDir, ld.globalErr; err == nil {
 		roots = append(roots, filepath.Join(dir, "config"))
 	}
 	roots = append(roots, ld.l.Root)
@@ -174,14 +174,12 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 // extensions in turn (Rust's with_extension: "dev" -> "dev.toml",
 // "dev.local" -> "dev.toml").
 func findInLoadPath(dir, name string) string {
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	if isFile(p) {
-		return p
-	}
-	base := strings.TrimSuffix(p, filepath.Ext(p))
-	for _, ext := range jpdirs.Extensions {
-		if isFile(base + ext) {
-			return base + ext
+	// rustExtensionCandidates is with_extension as Rust defines it: a
+	// name that only starts with a dot has no extension (".dev" ->
+	// ".dev.toml", where filepath.Ext would cut the whole name).
+	for _, c := range rustExtensionCandidates(filepath.Join(dir, filepath.FromSlash(name)), jpdirs.Extensions) {
+		if isFile(c) {
+			return c
 		}
 	}
 	return ""

@@ -6,25 +6,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"syscall"
+	"unicode/utf8"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
 type extendTarget struct {
 	path string
 	at   diag.Position
+	// pattern is the extends entry as written; glob is set when JP
+	// expanded it as a glob, whose matches need not be files.
+	pattern string
+	glob    bool
 }
 
 // extends resolves a file's `extends` entries relative to the file, in
-// the order written; glob matches come in lexical order.
-func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []extendTarget) {
+// the order written; glob matches come in JP's order.
+func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []extendTarget, err error) {
 	n := root.Get("extends")
 	if n == nil || n.Kind != tomlpos.Array {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for _, it := range n.Items {
 		var pattern string
@@ -51,9 +56,9 @@ func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []exte
 		if pattern == "" {
 			continue
 		}
-		var targets []extendTarget
-		for _, p := range ld.expand(file, pattern, at) {
-			targets = append(targets, extendTarget{path: p, at: at})
+		targets, err := ld.expand(file, pattern, at)
+		if err != nil {
+			return nil, nil, err
 		}
 		if strategy == "after" {
 			after = append(after, targets...)
@@ -61,32 +66,76 @@ func (ld *loader) extends(file string, root *tomlpos.Node) (before, after []exte
 			before = append(before, targets...)
 		}
 	}
-	return before, after
+	return before, after, nil
 }
 
-func (ld *loader) expand(file, pattern string, at diag.Position) []string {
+// expand resolves one extends entry as JP's load_optional_paths does.
+// Whether the entry is a glob is decided on the whole joined path, the
+// declaring file's directory included: a `.jp.toml` in a directory named
+// `sub[x]` that extends "local.toml" is the pattern `.../sub[x]/local.toml`
+// to JP, which matches `.../subx/local.toml` and not the file beside it.
+func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget, error) {
 	// Like JP (a RelativePath joined to the declaring file's directory),
 	// every entry is relative, even one that starts with a separator.
 	p := filepath.Join(filepath.Dir(file), filepath.FromSlash(pattern))
-	if !strings.ContainsAny(pattern, "*?[") {
+	if !utf8.ValidString(p) {
+		ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
+			Message: fmt.Sprintf("extends target %q: the path %q is not UTF-8, and JP skips such an entry", pattern, p)})
+		return nil, nil
+	}
+	if !strings.ContainsAny(p, "*?[") {
 		fi, err := os.Stat(p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return []string{p} // reading it reports why, and stops loading
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return []extendTarget{{path: p, at: at, pattern: pattern}}, nil // reading it reports why, and stops loading
 		}
-		if err != nil || fi.IsDir() {
+		if err != nil || !fi.Mode().IsRegular() {
 			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
 				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
-			return nil
+			return nil, nil
 		}
-		return []string{p}
+		return []extendTarget{{path: p, at: at, pattern: pattern}}, nil
 	}
-	matches, err := glob(p)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Error, Rule: RuleSchema,
-			Message: fmt.Sprintf("extends pattern %q: %v", pattern, err)})
-		return nil
+	if filepath.Separator != '/' {
+		// The Rust glob crate's syntax is reproduced for Unix paths only.
+		return nil, fatal(at, RuleSchema, "extends pattern %q: glob patterns are read on Unix only", pattern)
 	}
-	return matches
+	matches, err := jpGlob(p)
+	if errors.Is(err, errGlobTooBig) || errors.As(err, new(*fs.PathError)) {
+		return nil, fatal(at, RuleSchema, "extends pattern %q: %v; JP skips a directory it cannot read, and jp-policy refuses rather than guess what it holds", pattern, err)
+	}
+	if err != nil {
+		// JP's glob() refuses the pattern, and JP does not start.
+		return nil, diag.List{{Pos: at, Severity: diag.Error, Rule: RuleSchema,
+			Message: fmt.Sprintf("extends pattern %q: %v; JP refuses the pattern and does not start", pattern, err),
+			Help:    "JP's glob syntax: `*`, `?`, `[abc]`, `[a-z]`, `[!abc]` (not `[^abc]`), `**` as a whole path component; `\\` and braces are ordinary characters, `[*]` matches a literal `*`"}}
+	}
+	out := make([]extendTarget, len(matches))
+	for i, m := range matches {
+		out[i] = extendTarget{path: m, at: at, pattern: pattern, glob: true}
+	}
+	return out, nil
+}
+
+// resolveMatch is JP's load_config_file_at_path for a glob match: the
+// match when it is a regular file, else the match with its extension
+// replaced by each of JP's in turn (a directory `tools/x.toml` loads
+// `tools/x.json`; `conf.d/.` loads `conf.toml`). ok is false when none is
+// a file: JP then drops the whole layer the match was reached from.
+func resolveMatch(m string) (file string, tried []string, ok bool) {
+	tried = rustExtensionCandidates(m, jpdirs.Extensions)
+	for _, c := range tried {
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			if hasDotComponent(c) {
+				// A match through "." or "..": the file JP opens is the
+				// physical one, which a lexical clean could miss.
+				if real, err := filepath.EvalSymlinks(c); err == nil {
+					c = real
+				}
+			}
+			return c, tried, true
+		}
+	}
+	return "", tried, false
 }
 
 // maxGlobEntries bounds how many directory entries one extends pattern may
@@ -97,61 +146,12 @@ const maxGlobEntries = 200_000
 // no fmt call runs at every jp-policy start to build it.
 var errGlobTooBig = errors.New("the pattern visits more than 200000 directory entries")
 
-// countingFS counts the directory entries a glob reads.
-type countingFS struct {
-	fs.FS
-	seen int
-}
-
-func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	entries, err := fs.ReadDir(c.FS, name)
-	c.seen += len(entries)
-	if c.seen > maxGlobEntries {
-		return nil, errGlobTooBig
-	}
-	return entries, err
-}
-
-// glob expands an absolute pattern (with ** support) to the files it
-// matches, in JP's order: the glob crate JP uses walks depth-first and
-// sorts each directory's entries by name, which is the order of comparing
-// paths component by component (so "a/x" before "a-b/x", and "tools/x"
-// before "tools.toml"), not of comparing whole path strings.
-func glob(pattern string) ([]string, error) {
-	// JP's glob syntax has no {a,b} alternation: braces are literal.
-	slashed := strings.NewReplacer("{", `\{`, "}", `\}`).Replace(filepath.ToSlash(pattern))
-	base, rest := doublestar.SplitPattern(slashed)
-	base = strings.NewReplacer(`\{`, "{", `\}`, "}").Replace(base)
-	fsys := &countingFS{FS: os.DirFS(filepath.FromSlash(base))}
-	matches, err := doublestar.Glob(fsys, rest, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(matches))
-	for i, m := range matches {
-		out[i] = filepath.Join(filepath.FromSlash(base), filepath.FromSlash(m))
-	}
-	slices.SortFunc(out, compareComponents)
-	return out, nil
-}
-
-// compareComponents orders two paths by their components, each compared
-// byte-wise as JP's glob compares file names.
-func compareComponents(a, b string) int {
-	for {
-		ha, ra, moreA := strings.Cut(a, string(filepath.Separator))
-		hb, rb, moreB := strings.Cut(b, string(filepath.Separator))
-		if c := strings.Compare(ha, hb); c != 0 {
-			return c
+// hasDotComponent reports a "." or ".." component in p.
+func hasDotComponent(p string) bool {
+	for c := range strings.SplitSeq(p, "/") {
+		if c == "." || c == ".." {
+			return true
 		}
-		switch {
-		case !moreA && !moreB:
-			return 0
-		case !moreA:
-			return -1
-		case !moreB:
-			return 1
-		}
-		a, b = ra, rb
 	}
+	return false
 }

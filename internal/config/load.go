@@ -3,8 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
-	"github.com/jp-policy/jp-policy/internal/schema"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,6 +10,10 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/schema"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
@@ -77,7 +79,8 @@ func Load(opts Options) (*Loaded, error) {
 func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	root, cwd := ld.l.Root, ld.l.Cwd
 
-	if dir, err := jpdirs.GlobalConfigDir(getenv); err == nil {
+	ld.globalDir, ld.globalErr = globalConfigDir(opts.Environ, getenv, cwd)
+	if dir, err := ld.globalDir, ld.globalErr; err == nil {
 		if err := ld.discovered(LayerGlobal, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
 			return err
 		}
@@ -85,20 +88,23 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 	if err := ld.discovered(LayerWorkspace, filepath.Join(root, ".jp", "config.toml"), ld.inherit); err != nil {
 		return err
 	}
-	// JP merges every .jp.toml from the workspace root down to the working
-	// directory into one layer (load_partial_at_path_recursive) and looks
-	// at inherit only between layers (load_partials_with_inheritance): an
-	// inherit = false inside the chain skips none of the deeper files, and
-	// a deeper inherit = true turns the next layer back on.
+	// JP merges every .jp.toml from the working directory up to the
+	// workspace found from the working directory, or up to the file system
+	// root when the working directory is in no workspace (with --workspace
+	// elsewhere), into one layer (load_partial_at_path_recursive with
+	// Workspace::find_root(cwd)), and looks at inherit only between layers
+	// (load_partials_with_inheritance): an inherit = false inside the chain
+	// skips none of the deeper files, and a deeper inherit = true turns the
+	// next layer back on.
 	chain := ld.inherit
-	for _, dir := range jpdirs.DirsDown(root, cwd) {
+	for _, dir := range jpdirs.DirsDown(dotJPTop(cwd), cwd) {
 		if err := ld.discovered(LayerDotJP, filepath.Join(dir, ".jp.toml"), chain); err != nil {
 			return err
 		}
 	}
 	if dir, err := jpdirs.UserWorkspaceDir(root, getenv); err == nil {
 		ld.userDir = dir
-		if err := ld.discovered(LayerUserWorkspace, filepath.Join(dir, "config.toml"), ld.inherit); err != nil {
+		if err := ld.userWorkspaceLayer(dir); err != nil {
 			return err
 		}
 	} else {
@@ -107,8 +113,8 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		switch {
 		case errors.As(err, &idErr):
 			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
-				Message: idErr.Error() + "; the user-workspace config layer is skipped",
-				Help:    "JP writes .jp/.id when it first runs in a workspace: delete the malformed file and run jp once to recreate it"})
+				Message: idErr.Error() + "; no user-workspace config is read",
+				Help:    "JP's workspace id is the last line of .jp/.id, exactly 5 characters from 0-9 and a-z, with no blank line after it; JP rewrites the file with a new id when it next runs"})
 		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
 			// No .jp/.id (JP has not run here yet) or no home: no layer.
 		default:
@@ -152,6 +158,38 @@ func workspaceRoot(ws, cwd string) (string, error) {
 	return ws, nil
 }
 
+// globalConfigDir is JP's user_global_config_dir. JP reads
+// JP_GLOBAL_CONFIG_DIR with env::var, so a variable set to "" is not
+// unset: the empty path is cleaned to ".", and JP reads config.toml in its
+// working directory as the global config (and searches --cfg NAME under
+// ./config). Otherwise it is jpdirs.GlobalConfigDir.
+func globalConfigDir(environ func() []string, getenv func(string) string, cwd string) (string, error) {
+	const name = "JP_GLOBAL_CONFIG_DIR"
+	set := false
+	if environ == nil {
+		_, set = os.LookupEnv(name)
+	} else {
+		for _, kv := range environ() {
+			if n, _, _ := strings.Cut(kv, "="); n == name {
+				set = true
+			}
+		}
+	}
+	if set && getenv(name) == "" {
+		return cwd, nil
+	}
+	return jpdirs.GlobalConfigDir(getenv)
+}
+
+// dotJPTop is the shallowest directory whose .jp.toml JP reads: the
+// workspace found from the working directory, else the file system root.
+func dotJPTop(cwd string) string {
+	if root, err := jpdirs.FindRoot(cwd); err == nil {
+		return root
+	}
+	return filepath.VolumeName(cwd) + string(filepath.Separator)
+}
+
 // maxExtendsDepth bounds extends chains at JP's MAX_EXTENDS_DEPTH
 // (u8::MAX, jp_config util.rs): a chain JP loads loads here too, and a
 // generated chain of distinct files cannot recurse without end.
@@ -170,6 +208,9 @@ type loader struct {
 	// one of the roots NAME is searched under.
 	loadPaths []string
 	userDir   string
+	// globalDir is JP's user-global config directory (globalConfigDir).
+	globalDir string
+	globalErr error
 	// pending holds the findings in layer order until flush.
 	pending diag.List
 	// realDirs caches resolved directories for realPath.
@@ -201,8 +242,18 @@ func (ld *loader) flush() {
 // inherit, the inherit in force where its layer starts, is false.
 func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 	base := strings.TrimSuffix(path, filepath.Ext(path))
-	for _, ext := range jpdirs.Extensions {
-		p := base + ext
+	names := make([]string, len(jpdirs.Extensions))
+	for i, ext := range jpdirs.Extensions {
+		names[i] = base + ext
+	}
+	return ld.discoveredAt(kind, names, names, inherit)
+}
+
+// discoveredAt is discovered with the paths to read given apart from the
+// names JP looks for (the user-workspace layer can read a sibling silo's
+// file under the chosen silo's name).
+func (ld *loader) discoveredAt(kind LayerKind, names, paths []string, inherit bool) error {
+	for _, p := range paths {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
@@ -218,10 +269,80 @@ func (ld *loader) discovered(kind LayerKind, path string, inherit bool) error {
 		}
 		return ld.file(kind, p, "", diag.Position{File: p}, nil)
 	}
-	for _, ext := range jpdirs.Extensions {
-		ld.l.Candidates = append(ld.l.Candidates, base+ext)
-	}
+	ld.l.Candidates = append(ld.l.Candidates, names...)
 	return nil
+}
+
+// userWorkspaceLayer loads the user-workspace config from dir, the silo
+// jpdirs.UserWorkspaceDir chose. At every start, before it reads any
+// config, JP merges the workspace's other silos (directories named <id>
+// or ending in -<id>) into the chosen one (jp_storage
+// merge_sibling_user_dirs): each entry the chosen silo lacks is moved in
+// from a sibling, then the sibling is removed. So a config file that only
+// a sibling holds is the one JP reads. With one such sibling jp-policy
+// reads that file; with several JP's pick depends on the order the file
+// system lists them, and the load is refused.
+func (ld *loader) userWorkspaceLayer(dir string) error {
+	names := make([]string, len(jpdirs.Extensions))
+	paths := make([]string, len(jpdirs.Extensions))
+	siblings := ld.siblingSilos(dir)
+	for i, ext := range jpdirs.Extensions {
+		names[i] = filepath.Join(dir, "config"+ext)
+		paths[i] = names[i]
+		if _, err := os.Stat(names[i]); err == nil || len(siblings) == 0 {
+			continue // JP moves nothing over an existing entry
+		}
+		var from []string
+		for _, sib := range siblings {
+			if _, err := os.Lstat(filepath.Join(sib, "config"+ext)); err == nil {
+				from = append(from, filepath.Join(sib, "config"+ext))
+			}
+		}
+		switch len(from) {
+		case 0:
+		case 1:
+			paths[i] = from[0]
+			ld.emit(diag.Diagnostic{Pos: diag.Position{File: from[0]}, Severity: diag.Warning,
+				Message: fmt.Sprintf("JP moves %s into the user-workspace directory %s when it next starts (it merges the workspace's sibling directories into the one it uses) and reads it there; it is read here from where it is now", from[0], dir),
+				Help:    "run jp once in the workspace to complete the move, or merge the two directories yourself"})
+		default:
+			return fatal(diag.Position{File: names[i]}, "", "user-workspace config: %s is absent and several sibling directories of this workspace hold one (%s); JP moves whichever the file system lists first, so which one it reads cannot be known", filepath.Base(names[i]), strings.Join(from, ", "))
+		}
+	}
+	// A sibling's files are inputs too: the policy changes with them.
+	for _, sib := range siblings {
+		for _, ext := range jpdirs.Extensions {
+			if p := filepath.Join(sib, "config"+ext); !slices.Contains(paths, p) {
+				ld.l.Candidates = append(ld.l.Candidates, p)
+			}
+		}
+	}
+	return ld.discoveredAt(LayerUserWorkspace, names, paths, ld.inherit)
+}
+
+// siblingSilos lists the other user-workspace directories of this
+// workspace, as jp_storage's matching_user_dirs finds them.
+func (ld *loader) siblingSilos(dir string) []string {
+	id, err := jpdirs.WorkspaceID(ld.l.Root)
+	if err != nil {
+		return nil
+	}
+	base := filepath.Dir(dir)
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if n == filepath.Base(dir) || !utf8.ValidString(n) || n != id && !strings.HasSuffix(n, "-"+id) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(base, n)); err == nil && fi.IsDir() {
+			out = append(out, filepath.Join(base, n))
+		}
+	}
+	return out
 }
 
 // realPath is filepath.EvalSymlinks(path), or path when that fails, for
@@ -260,7 +381,79 @@ func fatal(pos diag.Position, rule, format string, args ...any) error {
 
 // file loads one file with its extends. at is where the file was named
 // (an extends entry, a --cfg flag, or the file itself), for errors.
+//
+// The file and everything it extends are read first, then merged: JP
+// drops the whole layer when a glob match in its extends tree is not a
+// file and has no config file beside it (load_config_file_at_path
+// returns MissingFile, which load_partial_at_path reads as "no such
+// layer"), so nothing of it may be merged before the tree is known.
 func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position, stack []string) error {
+	mark := len(ld.pending)
+	var files []pendingFile
+	err := ld.collect(kind, path, extendedBy, at, stack, &files)
+	if dropped, ok := errors.AsType[*droppedLayerError](err); ok {
+		ld.pending = ld.pending[:mark]
+		ld.emit(dropped.diagnostic(path, ld.show))
+		// The layer comes back when one of the names JP tried appears.
+		ld.l.Candidates = append(ld.l.Candidates, dropped.tried[1:]...)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		ld.applyFile(f)
+	}
+	return nil
+}
+
+// pendingFile is a file read and parsed, waiting to be merged.
+type pendingFile struct {
+	kind             LayerKind
+	path, extendedBy string
+	root             *tomlpos.Node
+}
+
+// droppedLayerError: a glob match in an extends tree that JP cannot load
+// (no file by any of JP's names), so JP drops the whole layer.
+type droppedLayerError struct {
+	at      diag.Position
+	pattern string
+	match   string
+	tried   []string
+}
+
+func (e *droppedLayerError) Error() string {
+	return fmt.Sprintf("extends pattern %q matched %s, which is not a file", e.pattern, e.match)
+}
+
+func (e *droppedLayerError) diagnostic(layer string, show func(string) string) diag.Diagnostic {
+	instead := "JP has no other name to try for it"
+	if len(e.tried) > 1 {
+		names := make([]string, len(e.tried)-1)
+		for i, t := range e.tried[1:] {
+			names[i] = show(t)
+		}
+		instead = "none of " + strings.Join(names, ", ") + " exists in its place"
+	}
+	return diag.Diagnostic{Pos: e.at, Severity: diag.Error, Rule: RuleDroppedLayer,
+		Message: fmt.Sprintf("JP ignores %s and everything it extends: extends pattern %q matched %s, which is not a file, and %s", show(layer), e.pattern, show(e.match), instead),
+		Help:    globFileHelp}
+}
+
+const globFileHelp = "write a pattern that matches config files only (for example \"dir/*.toml\" rather than \"dir/*\" or \"dir/.*\"), or remove what it matched"
+
+// show is p relative to the working directory when it lies below it,
+// without cleaning it ("conf.d/.." stays as JP's glob yielded it).
+func (ld *loader) show(p string) string {
+	if rest, ok := strings.CutPrefix(p, ld.l.Cwd+string(filepath.Separator)); ok && ld.l.Cwd != "" {
+		return rest
+	}
+	return p
+}
+
+// collect reads path and its extends tree into files, in merge order.
+func (ld *loader) collect(kind LayerKind, path, extendedBy string, at diag.Position, stack []string, files *[]pendingFile) error {
 	path = filepath.Clean(path)
 	canon := ld.realPath(path)
 	if i := slices.Index(stack, canon); i >= 0 {
@@ -319,13 +512,44 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 		return fatal(diag.Position{File: path}, RuleSyntax, "%v", err)
 	}
 	stack = append(stack, canon)
-	before, after := ld.extends(path, root)
-	for _, e := range before {
-		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
+	before, after, err := ld.extends(path, root)
+	if err != nil {
+		return err
+	}
+	if err := ld.collectAll(kind, path, before, stack, files); err != nil {
+		return err
+	}
+	*files = append(*files, pendingFile{kind: kind, path: path, extendedBy: extendedBy, root: root})
+	return ld.collectAll(kind, path, after, stack, files)
+}
+
+// collectAll collects the extends targets of path, in order.
+func (ld *loader) collectAll(kind LayerKind, path string, targets []extendTarget, stack []string, files *[]pendingFile) error {
+	for _, e := range targets {
+		p := e.path
+		if e.glob {
+			f, tried, ok := resolveMatch(p)
+			if !ok {
+				return &droppedLayerError{at: e.at, pattern: e.pattern, match: p, tried: tried}
+			}
+			if f != p {
+				ld.emit(diag.Diagnostic{Pos: e.at, Severity: diag.Error, Rule: RuleDroppedLayer,
+					Message: fmt.Sprintf("extends pattern %q matched %s, which is not a file, so JP loads %s in its place", e.pattern, ld.show(p), ld.show(f)),
+					Help:    globFileHelp})
+			}
+			p = f
+		}
+		if err := ld.collect(kind, p, path, e.at, stack, files); err != nil {
 			return err
 		}
 	}
-	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: extendedBy})
+	return nil
+}
+
+// applyFile merges one collected file.
+func (ld *loader) applyFile(f pendingFile) {
+	kind, path, root := f.kind, f.path, f.root
+	ld.l.Layers = append(ld.l.Layers, Layer{Kind: kind, Path: path, ExtendedBy: f.extendedBy})
 	ld.emitValidation(root)
 	ld.m.apply(root)
 	if n := root.Get("inherit"); n != nil && n.Kind == tomlpos.Bool {
@@ -341,12 +565,6 @@ func (ld *loader) file(kind LayerKind, path, extendedBy string, at diag.Position
 			}
 		}
 	}
-	for _, e := range after {
-		if err := ld.file(kind, e.path, path, e.at, stack); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // jsonDialectHelp explains a JSON syntax error at pos that JP would not

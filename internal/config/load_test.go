@@ -3,12 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
@@ -22,7 +23,7 @@ func testWorkspace(t testing.TB) (string, Options) {
 		t.Fatal(err)
 	}
 	ws := filepath.Join(tmp, "ws")
-	write(t, filepath.Join(ws, ".jp", ".id"), "wsid\n")
+	write(t, filepath.Join(ws, ".jp", ".id"), "wsid0\n")
 	vars := map[string]string{
 		"JP_GLOBAL_CONFIG_DIR": filepath.Join(tmp, "global"),
 		"JP_USER_DATA_DIR":     filepath.Join(tmp, "data"),
@@ -72,7 +73,7 @@ commands.git = { args = [["status"]] }
 	}
 	var wantCand []string
 	for _, base := range []string{filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config"), filepath.Join(ws, ".jp"),
-		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")} {
+		filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid0", "config")} {
 		for _, ext := range jpdirs.Extensions {
 			wantCand = append(wantCand, base+ext)
 		}
@@ -199,7 +200,7 @@ func BenchmarkLoad(b *testing.B) {
 	write(b, filepath.Join(opts.Getenv("JP_GLOBAL_CONFIG_DIR"), "config.toml"), layer("global"))
 	write(b, filepath.Join(ws, ".jp", "config.toml"), layer("workspace"))
 	write(b, filepath.Join(ws, ".jp.toml"), layer("dotjp"))
-	write(b, filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config.toml"), layer("user"))
+	write(b, filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid0", "config.toml"), layer("user"))
 	write(b, filepath.Join(ws, "extra.toml"), layer("cfg"))
 	opts.Cfg = []string{"extra.toml"}
 	b.ResetTimer()
@@ -272,7 +273,7 @@ func TestUnreadableLayerFailsClosed(t *testing.T) {
 func TestCfgLoadPaths(t *testing.T) {
 	ws, opts := testWorkspace(t)
 	global := opts.Getenv("JP_GLOBAL_CONFIG_DIR")
-	user := filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid", "config")
+	user := filepath.Join(opts.Getenv("JP_USER_DATA_DIR"), "workspace", "ws-wsid0", "config")
 	// Two layers each add a load path: JP appends them.
 	write(t, filepath.Join(ws, ".jp", "config.toml"), `config_load_paths = ["personas"]`)
 	write(t, filepath.Join(ws, ".jp.toml"), `config_load_paths = ["more"]`)
@@ -414,5 +415,90 @@ func TestRealPath(t *testing.T) {
 	}
 	if len(ld.realDirs) == 0 {
 		t.Error("nothing was cached: the test does not exercise the cache")
+	}
+}
+
+// TestExtendsOrderJP is JP's "complex extends" case (util_tests.rs,
+// test_load_partial_at_path_recursive): before-entries depth-first, then
+// the file, then its after-entries; "five" is never named.
+func TestExtendsOrderJP(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	rule := func(p string) string {
+		return "[[conversation.tools.t.access.fs]]\npath = \"" + p + "\"\nread = true\n"
+	}
+	dir := filepath.Join(ws, ".jp")
+	write(t, filepath.Join(dir, "config.toml"), `extends = ["one.toml", { path = "two.toml", strategy = "before" }, { path = "three.toml", strategy = "after" }]
+[conversation.tools.t]
+source = "local"
+`+rule("config"))
+	write(t, filepath.Join(dir, "one.toml"), `extends = [{ path = "four.toml", strategy = "before" }]
+`+rule("one"))
+	write(t, filepath.Join(dir, "two.toml"), rule("two"))
+	write(t, filepath.Join(dir, "three.toml"), rule("three"))
+	write(t, filepath.Join(dir, "four.toml"), rule("four"))
+	write(t, filepath.Join(dir, "five.toml"), rule("five"))
+	l, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fsPaths(l.Tools["t"]); got != "four one two config three" {
+		t.Fatalf("merge order %q", got)
+	}
+}
+
+// TestExtendsNonFileMatch: a glob match that is not a file is loaded as
+// JP's load_config_file_at_path loads it, and when no file stands in for
+// it the whole layer is dropped, with everything it extends (JP007).
+func TestExtendsNonFileMatch(t *testing.T) {
+	ws, opts := testWorkspace(t)
+	dir := filepath.Join(ws, ".jp")
+	global := filepath.Join(filepath.Dir(ws), "global", "config.toml")
+	write(t, global, "[conversation.tools.t]\nsource = \"local\"\n[[conversation.tools.t.access.fs]]\npath = \"global\"\n")
+	write(t, filepath.Join(dir, "parts", "a.toml"), "[[conversation.tools.t.access.fs]]\npath = \"a\"\n")
+	write(t, filepath.Join(dir, "parts", "sub.json"), `{"conversation": {"tools": {"t": {"access": {"fs": [{"path": "sub"}]}}}}}`)
+	if err := os.MkdirAll(filepath.Join(dir, "parts", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		extends, want string
+		jp007         bool
+	}{
+		{`["parts/*.toml"]`, "global a ws", false},
+		// parts/sub (a directory) loads parts/sub.json; parts/sub.json
+		// is also matched itself.
+		{`["parts/*"]`, "global a sub sub ws", true},
+		// parts/.. has no file name: the whole layer goes.
+		{`["parts/.*"]`, "global", true},
+		// the drop reaches up through an extended file.
+		{`["inner.toml"]`, "global", true},
+	} {
+		write(t, filepath.Join(dir, "inner.toml"), "extends = [\"parts/.*\"]\n[[conversation.tools.t.access.fs]]\npath = \"inner\"\n")
+		write(t, filepath.Join(dir, "config.toml"), "extends = "+tc.extends+"\n[[conversation.tools.t.access.fs]]\npath = \"ws\"\n")
+		l, err := Load(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.extends, err)
+		}
+		if got := fsPaths(l.Tools["t"]); got != tc.want {
+			t.Errorf("%s: fs %q, want %q", tc.extends, got, tc.want)
+		}
+		found := false
+		for _, d := range l.Diagnostics {
+			found = found || d.Rule == RuleDroppedLayer
+		}
+		if found != tc.jp007 {
+			t.Errorf("%s: JP007 reported %v: %v", tc.extends, found, l.Diagnostics)
+		}
+	}
+}
+
+// TestGlobalConfigDirEmpty: JP_GLOBAL_CONFIG_DIR set to "" is the working
+// directory to JP (env::var is Ok(""), cleaned to "."), not unset.
+func TestGlobalConfigDirEmpty(t *testing.T) {
+	getenv := env(map[string]string{"JP_GLOBAL_CONFIG_DIR": "", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"})
+	if d, err := globalConfigDir(func() []string { return []string{"JP_GLOBAL_CONFIG_DIR="} }, getenv, "/w"); err != nil || d != "/w" {
+		t.Errorf("set empty: %q, %v", d, err)
+	}
+	if d, err := globalConfigDir(func() []string { return nil }, getenv, "/w"); err != nil || d == "/w" {
+		t.Errorf("unset: %q, %v", d, err)
 	}
 }

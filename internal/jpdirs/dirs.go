@@ -3,11 +3,13 @@ package jpdirs
 import (
 	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/platform"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // NoWorkspaceError means no ancestor of the working directory holds a
@@ -142,44 +144,43 @@ func FindRoot(cwd string) (string, error) {
 	}
 }
 
-// InvalidIDError is a `.jp/.id` file that holds no usable workspace id.
+// InvalidIDError is a `.jp/.id` file whose id JP does not accept. JP then
+// starts with a new id, a new and empty user-workspace directory, and
+// rewrites the file (jp_workspace's Id::load failing into a default id),
+// so nothing stored under the old id (user-workspace config, approvals,
+// conversations) is read.
 type InvalidIDError struct {
 	Path string
-	ID   string
+	// Reason says what JP finds wrong with the file.
+	Reason string
 }
 
 func (e *InvalidIDError) Error() string {
-	if e.ID == "" {
-		return e.Path + ": no workspace id"
-	}
-	return fmt.Sprintf("%s: workspace id %q has characters other than letters, digits, '-' and '_'", e.Path, e.ID)
+	return e.Path + ": " + e.Reason + ", so JP does not use it (it starts with a new id and an empty user-workspace directory)"
 }
 
-// WorkspaceID reads the id JP stores in `<root>/.jp/.id`: the last
-// non-empty line (JP writes a "DO NOT EDIT" banner above it).
+// WorkspaceID reads the id JP stores in `<root>/.jp/.id`, exactly as JP
+// accepts it: the last line as Rust's str::lines splits the file (a final
+// newline ends a line, "\r\n" is a newline, nothing is trimmed), which
+// must be exactly 5 characters from 0-9 and a-z. JP writes a "DO NOT
+// EDIT" banner line above it. Any other content is an *InvalidIDError:
+// a commit that adds a blank last line or an id JP rejects must not leave
+// jp-policy reading a user-workspace directory JP no longer uses.
 func WorkspaceID(root string) (string, error) {
 	p := filepath.Join(root, ".jp", ".id")
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return "", err
 	}
-	id := ""
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if t := strings.TrimSpace(line); t != "" {
-			id = t
-		}
+	if !utf8.Valid(data) {
+		return "", &InvalidIDError{Path: p, Reason: "the file is not UTF-8"}
 	}
-	// The id becomes a directory name: refuse anything that could climb
-	// out of the user data directory.
-	if id == "" || strings.Contains(id, "DO NOT EDIT") {
-		return "", &InvalidIDError{Path: p}
+	text := strings.TrimSuffix(string(data), "\n")
+	last := strings.TrimSuffix(text[strings.LastIndexByte(text, '\n')+1:], "\r")
+	if len(last) != 5 || strings.Trim(last, "0123456789abcdefghijklmnopqrstuvwxyz") != "" {
+		return "", &InvalidIDError{Path: p, Reason: fmt.Sprintf("the last line %q is not a workspace id (exactly 5 characters from 0-9 and a-z)", last)}
 	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return "", &InvalidIDError{Path: p, ID: id}
-		}
-	}
-	return id, nil
+	return last, nil
 }
 
 // UserWorkspaceDir is JP's per-user storage directory of the workspace at

@@ -4,7 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
+	"time"
 )
 
 // GitScanLimit bounds NestedGitDirs: the entries it looks at before it
@@ -31,7 +32,7 @@ func SetGitScanLimitForTest(n int) { GitScanLimit = n }
 // complete is false when the walk stopped at limit entries. maxDepth > 0
 // stops the walk that many directories below root.
 func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete bool) {
-	return nestedGit(root, limit, maxDepth, true)
+	return (&GitScan{}).walk(root, limit, maxDepth, true)
 }
 
 // NestedGitEntries is NestedGitDirs with each repository named by the
@@ -40,80 +41,166 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 // moved aside when the tool made it (renaming HEAD unmakes a bare
 // repository without moving a directory that may hold other files).
 func NestedGitEntries(root string, limit int) (found []string, complete bool) {
-	return nestedGit(root, limit, 0, false)
+	return (&GitScan{}).Entries(root, limit)
 }
 
-func nestedGit(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
-	n := 0
-	complete = true
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // an unreadable directory: the tool cannot write there either
+// A GitScan walks trees for nested repositories as NestedGitEntries does,
+// remembering what each directory held (gitscan.go): a later walk by the
+// same GitScan, or by one loaded from what it saved, reads again only
+// the directories that changed since.
+type GitScan struct {
+	// prev are the listings of the walks this scan was given (Load, or
+	// its own earlier walks), taken no earlier than since.
+	prev  map[string]*gitDir
+	since time.Time
+	// next are the listings of this scan's walks, from start on.
+	next  map[string]*gitDir
+	start time.Time
+	// read counts the directories its walks read rather than reused.
+	read int
+}
+
+// Entries is NestedGitEntries through the scan's listings.
+func (g *GitScan) Entries(root string, limit int) (found []string, complete bool) {
+	return g.walk(root, limit, 0, false)
+}
+
+// gitDir is what a walk needs of one directory: its identity when it was
+// read (dev, inode and change time: gitscan.go), how many entries it
+// held, and, sorted by name, the entries that matter: subdirectories, a
+// `.git` of any type, and a regular HEAD.
+type gitDir struct {
+	Key  dirKey   `json:"k"`
+	N    int      `json:"n"`
+	Ents []gitEnt `json:"e,omitempty"`
+}
+
+type gitEnt struct {
+	Name string      `json:"n"`
+	Type fs.FileMode `json:"t"` // the type bits only
+}
+
+func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
+	if g.next == nil {
+		g.next = map[string]*gitDir{}
+		g.start = time.Now()
+	}
+	n := 1 // root itself
+	var visit func(dir string, depth int) bool
+	visit = func(dir string, depth int) bool {
+		d := g.list(dir)
+		if d == nil {
+			return true // an unreadable directory: the tool cannot write there either
 		}
-		n++
+		n += d.N
 		if n > limit {
-			complete = false
-			return filepath.SkipAll
+			return false
 		}
-		if d.Name() == "HEAD" && d.Type().IsRegular() && filepath.Dir(p) != root && isBareRepo(filepath.Dir(p)) {
-			// A repository without a `.git` name (a bare clone, a
-			// mirror): git run in it obeys its config and runs its hooks
-			// (post-receive on a push to it). The rest of it is not
-			// walked.
-			if resolve {
-				found = append(found, filepath.Dir(p))
-			} else {
-				found = append(found, p)
-			}
-			return filepath.SkipDir
-		}
-		if d.Name() != ".git" || p == root {
-			if maxDepth > 0 && d.IsDir() && p != root && depthBelow(root, p) >= maxDepth {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if filepath.Dir(p) != root {
-			switch t := d.Type(); {
-			case t.IsDir() || t.IsRegular():
-				found = append(found, p)
-			case t&fs.ModeSymlink != 0 && !resolve:
-				found = append(found, p)
-			case t&fs.ModeSymlink != 0:
-				// git follows a `.git` symlink: what it points to is the
-				// repository (or its gitdir file), wherever it lives.
-				if real, err := filepath.EvalSymlinks(p); err == nil {
-					found = append(found, real)
+		bare := dir != root && isBare(d.Ents)
+		for _, e := range d.Ents {
+			p := filepath.Join(dir, e.Name)
+			switch {
+			case e.Name == "HEAD" && e.Type.IsRegular():
+				// A repository without a `.git` name (a bare clone, a
+				// mirror): git run in it obeys its config and runs its
+				// hooks (post-receive on a push to it). Its directories
+				// are walked still: a repository the tool nests in one it
+				// made stays found once the outer one's HEAD is moved
+				// aside.
+				if !bare {
+					continue
+				}
+				if resolve {
+					found = append(found, dir)
+				} else {
+					found = append(found, p)
+				}
+			case e.Name == ".git":
+				if dir == root {
+					continue // the caller protects it by name
+				}
+				switch t := e.Type; {
+				case t.IsDir() || t.IsRegular():
+					found = append(found, p)
+				case t&fs.ModeSymlink != 0 && !resolve:
+					found = append(found, p)
+				case t&fs.ModeSymlink != 0:
+					// git follows a `.git` symlink: what it points to is
+					// the repository (or its gitdir file), wherever it
+					// lives.
+					if real, err := filepath.EvalSymlinks(p); err == nil {
+						found = append(found, real)
+					}
+				}
+			case e.Type.IsDir():
+				if maxDepth > 0 && depth+1 >= maxDepth {
+					continue
+				}
+				if !visit(p, depth+1) {
+					return false
 				}
 			}
 		}
-		if d.IsDir() {
-			return filepath.SkipDir
-		}
-		return nil
-	})
+		return true
+	}
+	complete = visit(root, 0)
 	return found, complete
 }
 
-// isBareRepo tells whether dir is a git directory by git's own test
-// (is_git_directory): a HEAD file beside objects/ and refs/.
-func isBareRepo(dir string) bool {
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
-			return false
-		}
+// isBare tells whether a directory holding ents is a git directory by
+// git's own test (is_git_directory): a HEAD file beside objects/ and
+// refs/.
+func isBare(ents []gitEnt) bool {
+	has := func(name string, dir bool) bool {
+		i, ok := slices.BinarySearchFunc(ents, name, func(e gitEnt, n string) int {
+			switch {
+			case e.Name < n:
+				return -1
+			case e.Name > n:
+				return 1
+			}
+			return 0
+		})
+		return ok && ents[i].Type.IsDir() == dir && (dir || ents[i].Type.IsRegular())
 	}
-	return true
+	return has("HEAD", false) && has("objects", true) && has("refs", true)
 }
 
-// depthBelow is how many names p has below root (p is beneath root).
-func depthBelow(root, p string) int {
-	rel, err := filepath.Rel(root, p)
+// readGitDir reads directory p: its identity first, then its entries, so
+// that a change made while it is read shows as a changed identity next
+// time. A symlink is not followed: one swapped in for a directory after
+// its parent was listed would take the walk, and what is moved aside
+// after the run, outside the tree.
+func readGitDir(p string) *gitDir {
+	f, err := os.OpenFile(p, os.O_RDONLY|openDirNoFollow, 0)
 	if err != nil {
-		return 0
+		return nil
 	}
-	return len(strings.Split(rel, string(filepath.Separator)))
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	key, _ := keyOf(fi)
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil
+	}
+	d := &gitDir{Key: key, N: len(ents)}
+	for _, e := range ents {
+		t := e.Type()
+		if t.IsDir() || e.Name() == ".git" || (e.Name() == "HEAD" && t.IsRegular()) {
+			d.Ents = append(d.Ents, gitEnt{Name: e.Name(), Type: t})
+		}
+	}
+	slices.SortFunc(d.Ents, func(a, b gitEnt) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return d
 }

@@ -33,7 +33,8 @@ import (
 // as a *ChildExit (or the setup's failure).
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
-	gp, gitEntries, cut := gitProtected(m.Namespace)
+	scans := newGitScans(m.Namespace)
+	gp, gitEntries, cut := gitProtected(m.Namespace, scans)
 	if err := p.gitScanCut(cut); err != nil {
 		return err
 	}
@@ -173,7 +174,7 @@ func execNamespaced(p *Plan) error {
 	}
 	quarantineNewGit(newGit)
 	if len(cut) == 0 {
-		quarantineNewNestedGit(ns, gitEntries)
+		quarantineNewNestedGit(scans, gitEntries)
 	}
 	return p.afterExit(code, err)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
@@ -40,8 +41,9 @@ import (
 // --best-effort (gitScanCut).
 //
 // entries are the nested repositories as jpdirs.NestedGitEntries names
-// them, for quarantineNewNestedGit to compare with after the run.
-func gitProtected(ns *landlock.NSPlan) (out, entries, cut []string) {
+// them, for quarantineNewNestedGit to compare with after the run. The
+// walks go through scans (gitScans), which keep what they read.
+func gitProtected(ns *landlock.NSPlan, scans *gitScans) (out, entries, cut []string) {
 	for _, b := range ns.Binds {
 		if !b.RW {
 			continue
@@ -58,14 +60,74 @@ func gitProtected(ns *landlock.NSPlan) (out, entries, cut []string) {
 				out = append(out, filepath.Join(b.Path, sub, ".git"))
 			}
 		}
-		found, e, complete := nestedGitProtected(b.Path)
+	}
+	for _, r := range scans.roots {
+		found, e, complete := nestedGitProtected(r, scans.scan[r])
 		out = append(out, found...)
 		entries = append(entries, e...)
 		if !complete {
-			cut = append(cut, b.Path)
+			cut = append(cut, r)
 		}
 	}
 	return out, entries, cut
+}
+
+// gitScans are the walks for nested repositories of one namespaced run:
+// one per writable bind that no other writable bind holds (a walk of the
+// outer one finds everything in the inner ones), each remembering what it
+// read (jpdirs.GitScan): the walk after the run reads again only the
+// directories whose identity changed, and what the walk after the run
+// read is saved under jp-policy's data directory for the next run's first
+// walk.
+type gitScans struct {
+	roots   []string
+	scan    map[string]*jpdirs.GitScan
+	dataDir string // "" when it cannot be located: nothing is loaded or saved
+}
+
+func newGitScans(ns *landlock.NSPlan) *gitScans {
+	g := &gitScans{scan: map[string]*jpdirs.GitScan{}}
+	if d, err := jpdirs.UserDataDir(os.Getenv); err == nil && filepath.IsAbs(d) {
+		g.dataDir = d
+	}
+	var rw []string
+	for _, b := range ns.Binds {
+		if b.RW {
+			rw = append(rw, b.Path)
+		}
+	}
+	for _, r := range rw {
+		inner := false
+		for _, o := range rw {
+			rel, ok := strings.CutPrefix(r, strings.TrimSuffix(o, "/")+"/")
+			// The walk of o does not enter a `.git`: a writable bind
+			// inside one (a rule naming .git) is walked on its own.
+			if o != r && ok && !slices.Contains(strings.Split(rel, "/"), ".git") {
+				inner = true
+			}
+		}
+		if inner || g.scan[r] != nil {
+			continue
+		}
+		g.roots = append(g.roots, r)
+		if g.dataDir != "" {
+			g.scan[r] = jpdirs.LoadGitScan(jpdirs.GitScanFile(g.dataDir, r), r)
+		} else {
+			g.scan[r] = &jpdirs.GitScan{}
+		}
+	}
+	return g
+}
+
+// save keeps each walk's listings for the next run; a failure only costs
+// that run a full walk.
+func (g *gitScans) save() {
+	if g.dataDir == "" {
+		return
+	}
+	for _, r := range g.roots {
+		_ = g.scan[r].Save(jpdirs.GitScanFile(g.dataDir, r), r)
+	}
 }
 
 // gitScanCut refuses a run whose walk for nested repositories stopped at
@@ -99,8 +161,8 @@ func (p *Plan) gitScanCut(cut []string) error {
 // checkout (~/go/src/github.com/ORG/REPO, under an approved ~/go mount)
 // writable (attack_ns_git_scan.txtar). complete is false when the walk
 // stopped at its bound.
-func nestedGitProtected(dir string) (out, entries []string, complete bool) {
-	entries, complete = jpdirs.NestedGitEntries(dir, jpdirs.GitScanLimit)
+func nestedGitProtected(dir string, scan *jpdirs.GitScan) (out, entries []string, complete bool) {
+	entries, complete = scan.Entries(dir, jpdirs.GitScanLimit)
 	for _, e := range entries {
 		g := e
 		if filepath.Base(e) == "HEAD" {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
@@ -68,19 +67,13 @@ func quarantineNewGit(absent []string) {
 // HEAD, objects/ and refs/ in a directory of the user's). Skipped when the
 // walk at the start was cut short (--best-effort): a repository the user
 // made past its bound would look new.
-func quarantineNewNestedGit(ns *landlock.NSPlan, before []string) {
+func quarantineNewNestedGit(scans *gitScans, before []string) {
 	had := make(map[string]bool, len(before))
 	for _, g := range before {
 		had[g] = true
 	}
-	var rw []string
-	for _, b := range ns.Binds {
-		if b.RW {
-			rw = append(rw, b.Path)
-		}
-	}
 	inside := func(p string) bool {
-		for _, d := range rw {
+		for _, d := range scans.roots {
 			if strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
 				return true
 			}
@@ -88,12 +81,14 @@ func quarantineNewNestedGit(ns *landlock.NSPlan, before []string) {
 		return false
 	}
 	var fresh []string
-	for _, d := range rw {
+	for _, d := range scans.roots {
 		// Unbounded: the walk at the start held at most the bound (or the
 		// run was refused), so what lies past it the tool made during the
 		// run, at a cost higher than walking it; a bound here would let it
 		// hide a repository behind entries it made.
-		found, _ := jpdirs.NestedGitEntries(d, math.MaxInt)
+		scan := scans.scan[d]
+		scan.Reuse() // compared with the walk at the start
+		found, _ := scan.Entries(d, math.MaxInt)
 		for _, g := range found {
 			if !had[g] && inside(g) {
 				had[g] = true
@@ -102,4 +97,5 @@ func quarantineNewNestedGit(ns *landlock.NSPlan, before []string) {
 		}
 	}
 	quarantineNewGit(fresh)
+	scans.save()
 }

@@ -46,3 +46,10 @@ var ruleJP006 = Rule{
 	Description: "Only `.toml`, `.json` and `.jsonc` config files are read, the extension in lower case (JP's loader matches it case-sensitively). A file with another extension named by `extends` or `--cfg` cannot be loaded, so lint exits 2 rather than check a policy with rules missing.",
 	Fix:         "Rename the file to `.toml` or `.json`, or drop it from `extends`.",
 }
+
+var ruleJP007 = Rule{
+	ID: "JP007", Name: "extends-match-not-file", Severity: diag.Error, Loader: true,
+	Title:       "An `extends` glob matches something that is not a file: JP loads another file in its place, or ignores the whole layer",
+	Description: "JP loads each match of an `extends` glob as a config file. A match that is not a file (a directory, `.` or `..` from a pattern such as `conf.d/.*`, a dangling symlink) is loaded as the same name with `.toml`, `.json`, `.json5`, `.yaml` or `.yml` in place of its extension, when one of these exists (a directory `tools/x.toml` matched by `tools/*.toml` loads `tools/x.json`, a file no pattern names); when none does, JP drops the whole file that started the load (`.jp/config.toml`, a `.jp.toml`, the global or user-workspace config, a `--cfg` file) with everything it extends, without a message. Its rules, deny rules included, are then not in force. jp-policy merges what JP merges (the file put in its place, or the layer left out) and reports the pattern, so the policy shown is JP's, and lint and compile stop at the error.",
+	Fix:         "Write a pattern that matches config files only (`conf.d/*.toml` rather than `conf.d/*` or `conf.d/.*`), or remove the directory it matches.",
+}

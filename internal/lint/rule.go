@@ -44,6 +44,7 @@ var catalogue = [...]*Rule{
 	&ruleJP004,
 	&ruleJP005,
 	&ruleJP006,
+	&ruleJP007,
 	&ruleJP101,
 	&ruleJP102,
 	&ruleJP103,

@@ -1,0 +1,181 @@
+package jpdirs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestGitScanReuse: a later walk takes an unchanged directory's listing
+// from the earlier walk (a `.git` planted in the remembered listing, and
+// nowhere on disk, is reported: the positive control that the listing,
+// not the disk, was used), and reads again a directory that changed
+// since, whatever its mtime says: a `.git` made and the mtime set back
+// (utimensat moves the ctime) is found, and the planted one is gone. A
+// listing whose ctime is not older than its walk by the margin is never
+// reused.
+func TestGitScanReuse(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/b", "c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(0)
+	// With no margin, what the tree holds must be older than the clock's
+	// tick (root's ctime is the latest of the tree's): a change in the
+	// same tick would keep the ctime.
+	waitTick(t, root)
+	g := &GitScan{}
+	if got, complete := g.Entries(root, GitScanLimit); len(got) != 0 || !complete {
+		t.Fatalf("first walk = %v %v", got, complete)
+	}
+	g.Reuse()
+	ab := filepath.Join(root, "a/b")
+	g.prev[ab].Ents = append([]gitEnt{{Name: ".git", Type: os.ModeDir}}, g.prev[ab].Ents...)
+	if got, _ := g.Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(ab, ".git")}) {
+		t.Fatalf("the unchanged directory's listing was not reused: %v", got)
+	}
+
+	// Changed, and its times set back.
+	fi, err := os.Stat(ab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ab, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ab, "x", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(ab, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(ab); !after.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the mtime was not set back")
+	}
+	g.Reuse()
+	if got, _ := g.Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(ab, "x/.git")}) {
+		t.Errorf("after a change with the mtime set back: %v, want only a/b/x/.git", got)
+	}
+
+	// Racy: a margin larger than the listings' age reads everything again.
+	g.Reuse()
+	g.prev[filepath.Join(root, "c")].Ents = []gitEnt{{Name: ".git", Type: os.ModeDir}}
+	SetGitScanMarginForTest(time.Hour)
+	if got, _ := g.Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(ab, "x/.git")}) {
+		t.Errorf("a racy listing was reused: %v", got)
+	}
+}
+
+// TestGitScanSaved: a saved scan loads for its root only, and not once a
+// byte of it changed.
+func TestGitScanSaved(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/.git", ".hidden/b"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(0)
+	waitTick(t, root)
+	g := &GitScan{}
+	g.Entries(root, GitScanLimit)
+	file := GitScanFile(t.TempDir(), root)
+	if err := g.Save(file, root); err != nil {
+		t.Fatal(err)
+	}
+	l := LoadGitScan(file, root)
+	if len(l.prev) != 4 {
+		t.Fatalf("loaded %d listings, want 4", len(l.prev))
+	}
+	if got, _ := l.Entries(root, GitScanLimit); l.read != 0 || !slices.Equal(got, []string{filepath.Join(root, "a/.git")}) {
+		t.Errorf("a walk from the saved scan read %d directories and found %v", l.read, got)
+	}
+	if l := LoadGitScan(file, root+"x"); l.prev != nil {
+		t.Error("a scan loaded for another root")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l := LoadGitScan(file, root); l.prev != nil {
+		t.Error("a changed scan loaded")
+	}
+}
+
+// waitTick returns once the filesystem clock has moved past the ctime of
+// dir: a file made now gets a later ctime.
+func waitTick(t *testing.T, dir string) {
+	t.Helper()
+	ctime := func(p string) int64 {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := keyOf(fi)
+		return k.Ctime
+	}
+	probe := filepath.Join(t.TempDir(), "probe")
+	for c := ctime(dir); ; {
+		if err := os.WriteFile(probe, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if ctime(probe) > c {
+			return
+		}
+		os.Remove(probe)
+	}
+}
+
+// TestGitScanNoFollow: a symlink swapped in for a directory after its
+// parent was listed (a race with another process) is not followed: the
+// walk would report, and the quarantine after a run move aside, a
+// repository outside the tree. Positive control: the same tree with the
+// directory in place reports the repository.
+func TestGitScanNoFollow(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(-time.Hour) // every listing is reused if its identity matches
+	g := &GitScan{}
+	g.Entries(root, GitScanLimit)
+	if err := os.Remove(filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	g.Reuse()
+	// The race: root's listing (d a directory) taken as current.
+	fi, err := os.Lstat(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.prev[root].Key, _ = keyOf(fi)
+	if got, _ := g.Entries(root, GitScanLimit); len(got) != 0 {
+		t.Errorf("the walk followed a symlink out of the tree: %v", got)
+	}
+	if err := os.Remove(filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(outside, filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := (&GitScan{}).Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(root, "d/.git")}) {
+		t.Errorf("control: %v", got)
+	}
+}
