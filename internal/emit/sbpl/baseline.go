@@ -104,27 +104,20 @@ var services = []entry{
 	{`(global-name "com.apple.SecurityServer")`, "Security framework's keychain-less trust queries", srcCodexNet},
 }
 
-// baseline is what any program needs to start on macOS under
+// The baseline is what any program needs to start on macOS under
 // (deny default), given the host facts the compiler found: dyld reads
 // the shared cache and system libraries, libc asks opendirectoryd for the
 // user record, Security asks trustd to verify TLS, the xcrun shims run
 // tools from the developer directory, and everything logs. Reads outside
 // these and the tool's grants stay denied: Codex and Chromium both read
 // the whole disk; this baseline reads only what starting a program needs.
-// A function, not a package-level value: its strings are built with
-// quoted paths, which would be init work at every jp-policy start.
-//
-// outside is a filter that excludes the workspace and every grant
-// ("" when there is nothing to exclude): the entries whose paths come
-// from the run or the user (the scratch directory, the program, git's
-// user config) reach nothing the policy speaks about, so inside the
-// workspace and the grants the policy alone decides.
-func baseline(devDir, home, outside string) []group {
-	return append(staticBaseline(devDir), toolBaseline(home, outside)...)
-}
+// Functions, not package-level values: their strings are built with
+// quoted paths, which would be init work at every jp-policy start. It
+// comes in two parts: staticBaseline, the same for every tool of a host
+// (stored once in the artifact, Base), and toolBaseline.
 
 // staticBaseline is the part of the baseline that is the same for every
-// tool of a host: it is stored once in the artifact (Base).
+// tool of a host.
 func staticBaseline(devDir string) []group {
 	var sys strings.Builder
 	for _, n := range sysctls {
@@ -186,8 +179,12 @@ func staticBaseline(devDir string) []group {
 	}
 }
 
-// toolBaseline is the part of the baseline that depends on the tool (its
-// grants, in outside) and the user's home.
+// toolBaseline is the part of the baseline that depends on the tool and
+// the user's home. outside is a filter that excludes the workspace and
+// every grant ("" when there is nothing to exclude): the entries whose
+// paths come from the run or the user (the scratch directory, the
+// program, git's user config) reach nothing the policy speaks about, so
+// inside the workspace and the grants the policy alone decides.
 func toolBaseline(home, outside string) []group {
 	only := func(f string) string {
 		if outside == "" {
