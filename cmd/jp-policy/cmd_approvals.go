@@ -110,7 +110,7 @@ func (c *ApprovalsListCmd) Run(g *Globals, ac *ApprovalsCmd) error {
 	case noID != nil:
 		// Without .jp/.id JP has no storage for this workspace, so
 		// nothing can have been approved: an empty list, not an error.
-		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s has no .jp/.id (to record one, %s)\n", noID.Root, noID.Fix())
+		fmt.Fprintf(g.Stdout, "no approvals: the workspace %s %s (to record one, %s)\n", noID.Root, noID.Missing(), noID.Fix())
 	case len(bs) == 0:
 		fmt.Fprintf(g.Stdout, "no approvals in %s\n", path)
 	default:

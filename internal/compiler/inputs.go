@@ -47,9 +47,16 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		add(artifact.Input{Kind: "env", Path: name, SHA256: artifact.HashEnv(v)})
 	}
 	if approvalsPath == "" {
-		// Without .jp/.id there is no approvals store; its appearance
-		// must make the artifact stale.
-		add(artifact.Input{Kind: "candidate", Path: filepath.Join(l.Root, ".jp", ".id")})
+		// Without a .jp/.id JP accepts there is no approvals store: the
+		// file appearing, or its id becoming one JP accepts, must make
+		// the artifact stale. A rejected id's file is recorded with its
+		// hash, a missing one as absent.
+		idPath := filepath.Join(l.Root, ".jp", ".id")
+		sum, err := artifact.HashFile(idPath)
+		if err != nil {
+			return nil, err
+		}
+		add(artifact.Input{Kind: "candidate", Path: idPath, SHA256: sum})
 	} else {
 		sum, id, err := execplan.HashFileID(approvalsPath, now)
 		if err != nil {

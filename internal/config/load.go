@@ -113,7 +113,7 @@ func (ld *loader) layers(opts Options, getenv func(string) string) error {
 		switch {
 		case errors.As(err, &idErr):
 			ld.emit(diag.Diagnostic{Pos: diag.Position{File: idErr.Path}, Severity: diag.Warning,
-				Message: idErr.Error() + "; no user-workspace config is read",
+				Message: idErr.Reason + ", so JP does not use it: it starts with a new id and an empty user-workspace directory, and rewrites .jp/.id; no user-workspace config is read",
 				Help:    "JP's workspace id is the last line of .jp/.id, exactly 5 characters from 0-9 and a-z, with no blank line after it; JP rewrites the file with a new id when it next runs"})
 		case errors.Is(err, fs.ErrNotExist), errors.As(err, &noHome):
 			// No .jp/.id (JP has not run here yet) or no home: no layer.
