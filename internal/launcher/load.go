@@ -70,7 +70,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		pin, sum, err := artifact.PinTool(dataDir, root, artifactPath, tool)
 		if err == nil && sum != "" {
-			loc, err := resolveExecIndex(root, artifactPath, dataDir, pin, sum, tool, plat)
+			loc, err := resolvePlan(root, artifactPath, dataDir, pin, sum, tool, plat)
 			if errors.Is(err, artifact.ErrTampered) || errors.Is(err, artifact.ErrStale) {
 				// A compile between its swap and its pin looks like
 				// this (a new plan against the old pin, or the old
@@ -79,7 +79,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 				// changed meanwhile.
 				unlock := artifact.LockPin(dataDir, root, artifactPath, false)
 				if pin2, sum2, perr := artifact.PinTool(dataDir, root, artifactPath, tool); perr == nil && sum2 != "" && (sum2 != sum || pin2.SHA256 != pin.SHA256) {
-					loc, err = resolveExecIndex(root, artifactPath, dataDir, pin2, sum2, tool, plat)
+					loc, err = resolvePlan(root, artifactPath, dataDir, pin2, sum2, tool, plat)
 				}
 				unlock()
 			}
@@ -201,10 +201,10 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 	return &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 }
 
-// resolveExecIndex is resolveManifest's path through the tool's exec
+// resolvePlan is resolveManifest's path through the tool's exec
 // plan (pinned: want is its hash in pin, ReadPlan); the staleness inputs
 // are pin's.
-func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
+func resolvePlan(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
 	pl, err := ReadPlan(artifactPath, tool, want)
 	if err != nil {
 		return nil, err
