@@ -223,9 +223,11 @@ func Build(opts Options) (_ *Result, err error) {
 	emittedTools := map[string]emit.Tool{}
 	// One view of the disk for every tool's emitters (emit.CachedFS).
 	emitDisk := emit.NewCachedFS()
-	// The paths outside the workspace no tool may write (start-up files,
-	// JP's user config and storage, jp-policy's pins), located once.
-	protected := protectedPaths(root, opts.getenv, opts.ApprovalsFile)
+	// The paths no tool may write (start-up files, JP's user config and
+	// storage, jp-policy's pins, the config files outside the workspace
+	// the policy comes from), and the workspace's own config files,
+	// located once.
+	protected, policyFiles := protectedPaths(root, opts.getenv, opts.ApprovalsFile, l.PolicyFiles())
 	// The macOS profile's host facts: the developer directory the xcrun
 	// shims run tools from, and the home git reads its user config from
 	// (HOME is already an input, so another HOME makes the artifact stale).
@@ -233,7 +235,7 @@ func Build(opts Options) (_ *Result, err error) {
 	for _, name := range names {
 		at, et, tdiags := buildTool(root, l.Tools[name], l.Defaults, bound[name], approved)
 		et.FS = emitDisk
-		et.Protected = protected
+		et.Protected, et.PolicyFiles = protected, policyFiles
 		et.DeveloperDir, et.Home = devDir, home
 		p.Tools[name] = at
 		emittedTools[name] = et
@@ -312,16 +314,28 @@ func (r *Result) discard() {
 	}
 }
 
-// protectedPaths is emit.ProtectedPaths plus an approvals store given by
-// path (lint's JP116 names it too). WriteTargets always answers (the
-// path as written when it cannot be resolved), so a store behind a
-// dangling link is protected at both ends instead of dropped.
-func protectedPaths(root string, getenv func(string) string, approvalsFile string) []string {
-	protected := emit.ProtectedPaths(root, getenv)
+// protectedPaths returns the canonical paths no tool may write that lie
+// outside the workspace (emit.Tool.Protected) and the workspace's own
+// config files (emit.Tool.PolicyFiles), each as policy's WriteTargets
+// makes it.
+func protectedPaths(root string, getenv func(string) string, approvalsFile string, configFiles []string) (protected, inside []string) {
+	protected = emit.ProtectedPaths(root, getenv)
 	if approvalsFile != "" {
 		if a, err := filepath.Abs(approvalsFile); err == nil {
 			protected = append(protected, (*policy.StatCache)(nil).WriteTargets(a)...)
 		}
 	}
-	return protected
+	for _, f := range configFiles {
+		for _, t := range (*policy.StatCache)(nil).WriteTargets(f) {
+			switch {
+			case root != "" && policy.Within(t, root):
+				if !slices.Contains(inside, t) {
+					inside = append(inside, t)
+				}
+			case !slices.Contains(protected, t):
+				protected = append(protected, t)
+			}
+		}
+	}
+	return protected, inside
 }

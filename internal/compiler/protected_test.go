@@ -33,7 +33,7 @@ func TestProtectedApprovalsFile(t *testing.T) {
 		{real, []string{real}},
 		{link, []string{link, missing}},
 	} {
-		got := protectedPaths("", getenv, tt.file)
+		got, _ := protectedPaths("", getenv, tt.file, nil)
 		for _, w := range tt.want {
 			if !slices.Contains(got, w) {
 				t.Errorf("protectedPaths with approvals %s = %v, missing %s", tt.file, got, w)

@@ -221,3 +221,21 @@ type CommandRule struct {
 	// program that this one replaced, oldest first.
 	Overrode []diag.Position
 }
+
+// PolicyFiles lists every file the configuration was read from: each
+// file layer (extends targets included) and each file layer `inherit =
+// false` kept out. A tool that could write one could change its own
+// policy, or a command JP runs, for the next run, so exec keeps them
+// read-only as it keeps .jp/ (compile's protected paths; lint's JP116).
+// Files looked for but absent (Candidates) are not listed: one a tool
+// creates is a new layer, which makes the artifact stale, and the next
+// exec refuses a policy it widens until the user accepts it.
+func (l *Loaded) PolicyFiles() []string {
+	var out []string
+	for _, layer := range l.Layers {
+		if layer.Kind != LayerEnv {
+			out = append(out, layer.Path)
+		}
+	}
+	return append(out, l.Skipped...)
+}

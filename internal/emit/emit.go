@@ -24,6 +24,13 @@ type Tool struct {
 	// (ProtectedPaths): the Linux emitter keeps every one a writable
 	// grant covers read-only on exec's namespaced path.
 	Protected []string `json:"-"`
+	// PolicyFiles lists the canonical config files inside the workspace
+	// the policy was read from (config.Loaded.PolicyFiles, outside .jp/
+	// and .jp.toml, which ProtectedNames cover): like ProtectedNames, the
+	// namespaced path keeps each read-only where a writable bind covers
+	// it and no rule names it. Files outside the workspace go in
+	// Protected.
+	PolicyFiles []string `json:"-"`
 	// DeveloperDir is the macOS developer directory the xcrun shims in
 	// /usr/bin (git, python3, make, clang) run tools from, as the
 	// compiler found it (sbpl.HostDeveloperDir); "" means

@@ -51,6 +51,16 @@ func protectedDirs(l *config.Loaded, opts Options) []protectedDir {
 	for _, p := range jpdirs.ProtectedPaths(l.Root, opts.Getenv) {
 		add(p.Path, p.What)
 	}
+	// The config files read outside the workspace (an extends target
+	// beside it), which compile protects with the rest.
+	// (One inside a protected directory, such as JP's user config, is
+	// reported as that directory.)
+	for _, path := range l.PolicyFiles() {
+		if _, in := relUnder(l.Root, path); in || slices.ContainsFunc(out, func(d protectedDir) bool { return policy.Within(path, d.abs) }) {
+			continue
+		}
+		add(path, jpdirs.SelfEscalation("a JP config file"))
+	}
 	if opts.ApprovalsFile != "" {
 		// Absolute first, as compile protects it: a relative path never
 		// matches a canonical target.
@@ -92,11 +102,10 @@ func workspacePoints(l *config.Loaded) []escalation {
 		{".jp.toml", jpdirs.SelfEscalation("a JP config file")},
 	}
 	seen := map[string]bool{".jp.toml": true}
-	for _, ly := range l.Layers {
-		if ly.Kind != config.LayerDotJP {
-			continue
-		}
-		if rel, ok := relUnder(l.Root, ly.Path); ok && rel != "" && !seen[rel] {
+	// Every config file read inside the workspace (a .jp.toml, a file
+	// the config extends): what exec keeps read-only (PolicyFiles).
+	for _, path := range l.PolicyFiles() {
+		if rel, ok := relUnder(l.Root, path); ok && rel != "" && !seen[rel] && rel != ".jp" && !strings.HasPrefix(rel, ".jp/") {
 			seen[rel] = true
 			pts = append(pts, escalation{rel, jpdirs.SelfEscalation("a JP config file")})
 		}

@@ -58,7 +58,7 @@ func Build(t emit.Tool) (*ll.Manifest, error) {
 		m.FS = []ll.PathRule{}
 	}
 	m.Masks, m.MaskedFS = masks(fsys, guarded)
-	m.Namespace = nsPlan(live, t.Protected)
+	m.Namespace = nsPlan(live, t.Protected, t.PolicyFiles)
 
 	np := emit.PlanNet(t.Access.Net)
 	m.Net = ll.Net{Restrict: true, ConnectTCP: np.Ports, BindTCP: []uint16{}}

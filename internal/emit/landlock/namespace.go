@@ -12,9 +12,10 @@ import (
 
 // nsPlan derives the plan from the live (non-shadowed) rules. extra are
 // more protected paths (emit.Tool.Protected: start-up files and JP's own
-// directories outside the workspace), kept like ProtectedNames: read-only
-// where a writable bind covers them and no rule names them.
-func nsPlan(live []emit.AbsRule, extra []string) *ll.NSPlan {
+// directories outside the workspace) and policyFiles the workspace's own
+// config files (emit.Tool.PolicyFiles), all kept like ProtectedNames:
+// read-only where a writable bind covers them and no rule names them.
+func nsPlan(live []emit.AbsRule, extra, policyFiles []string) *ll.NSPlan {
 	p := &ll.NSPlan{Binds: []ll.NSBind{}, Masks: []string{}, Protected: []string{}}
 	named := map[string]bool{}
 	for _, r := range live {
@@ -38,6 +39,7 @@ func nsPlan(live []emit.AbsRule, extra []string) *ll.NSPlan {
 			cands = append(cands, filepath.Join(b.Path, filepath.FromSlash(n)))
 		}
 	}
+	cands = append(cands, policyFiles...)
 	for _, c := range append(cands, extra...) {
 		if named[c] || slices.Contains(p.Protected, c) || !p.WritableAt(c) {
 			continue
