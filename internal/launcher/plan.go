@@ -16,6 +16,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
@@ -239,12 +240,20 @@ func Prepare(o *Options) (*Plan, error) {
 			if err := loc.owns(m.Root, m.Tool, o.Tool); err != nil {
 				return nil, err
 			}
+			if err := joinBase(loc, m); err != nil {
+				return nil, err
+			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
 		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
-			p.Profile, p.ProfileText = loc.Manifest, string(b)
+			// The profile is the shared base followed by the tool's file.
+			_, base, err := readBase(loc, sbplan.BaseFile)
+			if err != nil {
+				return nil, err
+			}
+			p.Profile, p.ProfileText = loc.Manifest, string(base)+string(b)
 		case platform.Windows:
 			j, err := decodeWinJob(loc.Manifest, b)
 			if err != nil {
@@ -369,6 +378,35 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 		return nil, &MismatchError{Manifest: path, What: err.Error()}
 	}
 	return &m, nil
+}
+
+// readBase reads the shared file rel of the artifact, checked against
+// the hash the tool's (verified) exec plan records, so the pin's hash
+// chain reaches it as it reaches the manifest.
+func readBase(loc *located, rel string) (string, []byte, error) {
+	path := filepath.Join(loc.Dir, filepath.FromSlash(rel))
+	if loc.BaseSHA256 == "" {
+		return path, nil, &MismatchError{Manifest: loc.Manifest, What: "the tool's exec plan names no shared " + rel + "; refusing rather than running without the baseline"}
+	}
+	b, err := readVerified(path, loc.BaseSHA256)
+	return path, b, err
+}
+
+// joinBase completes m, a tool's Linux manifest file, with the shared
+// base (landlock.JoinBase).
+func joinBase(loc *located, m *landlock.Manifest) error {
+	path, b, err := readBase(loc, landlock.BaseFile)
+	if err != nil {
+		return err
+	}
+	var base landlock.Base
+	if err := json.Unmarshal(b, &base); err != nil {
+		return fmt.Errorf("%s: not a shared landlock base: %w; run `jp-policy compile`", path, err)
+	}
+	if err := landlock.JoinBase(m, &base); err != nil {
+		return &MismatchError{Manifest: loc.Manifest, What: err.Error()}
+	}
+	return nil
 }
 
 // degraded lists the clauses a kernel with the given ABI cannot enforce
