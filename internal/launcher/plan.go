@@ -31,6 +31,11 @@ type Options struct {
 	// <workspace>/.jp/policy/policy.json.
 	Artifact string
 	Tool     string
+	// Trace, when set, is exec --denials' seccomp program: its tracer
+	// (learn.RunDenials, which started this exec) stops at the tool's
+	// calls through it, installed on the thread that execs the tool just
+	// before the tool's own filter, so none of exec's own calls stop.
+	Trace []bpf.RawInstruction
 	// Built, when set, is the plan to run instead of one read from an
 	// artifact (exec --default: RFD 075's default policy, which the
 	// caller builds with compile's emitters; see Built).
@@ -104,6 +109,8 @@ type Plan struct {
 	Filter []bpf.RawInstruction
 	// Degraded lists the clauses this kernel cannot enforce in full.
 	Degraded []Degradation
+	// Trace is Options.Trace.
+	Trace []bpf.RawInstruction
 
 	// Profile is the macOS SBPL profile path; ProfileText, when set, is
 	// an in-process profile (--default) passed inline instead.
@@ -197,7 +204,7 @@ func Prepare(o *Options) (*Plan, error) {
 	if o.Tool == "" && o.Built == nil {
 		return nil, &UsageError{Msg: "--tool is required (or --default)"}
 	}
-	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
+	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks, Trace: o.Trace}
 	var (
 		envAllow plan.Env
 		commands map[string]policy.CommandRule

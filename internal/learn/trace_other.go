@@ -5,6 +5,8 @@ package learn
 import (
 	"errors"
 	"runtime"
+
+	"golang.org/x/net/bpf"
 )
 
 // Result is how an observed run ended.
@@ -27,3 +29,6 @@ func RunDenials([]string, string, []string) (*Result, error) { return nil, Suppo
 
 // DenialsEnv is exec --denials' variable (trace_linux.go).
 const DenialsEnv = "JP_POLICY_DENIALS_TRACE"
+
+// TraceFilter refuses off Linux.
+func TraceFilter() ([]bpf.RawInstruction, error) { return nil, Supported() }
