@@ -54,8 +54,15 @@ func execNamespaced(p *Plan) error {
 		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, Optional: b.Optional})
 		roots = append(roots, b.Path)
 	}
+	// The read-only rules the binds enforce exactly (Manifest.Bound) let
+	// Landlock keep the writable grants around them whole (BoundFS), but
+	// only if every one of them is bound: each must exist now, and its
+	// bind is then required, so a path that vanishes before stage 2
+	// binds it fails the run instead of leaving it to the whole grant.
+	bound := m.BoundFS != nil && allExist(m.Bound)
 	for _, b := range ns.Binds {
-		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, RW: b.RW, Optional: true})
+		required := bound && slices.Contains(m.Bound, b.Path)
+		spec.Binds = append(spec.Binds, nsroot.Bind{Src: b.Path, Dst: b.Path, RW: b.RW, Optional: !required})
 		roots = append(roots, b.Path)
 	}
 	for _, pp := range ns.Protected {
@@ -81,7 +88,10 @@ func execNamespaced(p *Plan) error {
 	// directory keeps its full rights; the masks themselves are mount
 	// points no rename or unlink can move.
 	fs := m.FS
-	if m.MaskedFS != nil {
+	switch {
+	case bound:
+		fs = withoutMasked(m.BoundFS, m.Masks)
+	case m.MaskedFS != nil:
 		fs = withoutMasked(m.MaskedFS, m.Masks)
 	}
 	// The private /tmp and TMPDIR (nstmp_linux.go).
@@ -231,4 +241,16 @@ func (p *Plan) fallbackFor(err error) (*Plan, error) {
 		return nil, err
 	}
 	return fb, nil
+}
+
+// allExist reports whether every path exists as a file or directory,
+// not a symlink (compile bound none: a link swapped in since must not
+// take the bind elsewhere).
+func allExist(paths []string) bool {
+	for _, p := range paths {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -58,6 +58,7 @@ func Build(t emit.Tool) (*ll.Manifest, error) {
 		m.FS = []ll.PathRule{}
 	}
 	m.Masks, m.MaskedFS = masks(fsys, guarded)
+	m.Bound, m.BoundFS = bound(fsys, guarded, m.Masks)
 	m.Namespace = nsPlan(live, t.Protected, t.PolicyFiles)
 
 	np := emit.PlanNet(t.Access.Net)
@@ -155,6 +156,70 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []ll.PathRule) {
 		g = []ll.PathRule{}
 	}
 	return out, g
+}
+
+// roWithheld are the rights a read-only mount refuses by itself (EROFS):
+// what a read-only rule inside a writable one may withhold and still be
+// enforced by a bind alone.
+const roWithheld = ll.RWriteFile | ll.RTruncate | ll.RRemoveDir | ll.RRemoveFile | ll.RMakeChar | ll.RMakeDir |
+	ll.RMakeReg | ll.RMakeSock | ll.RMakeFifo | ll.RMakeBlock | ll.RMakeSym | ll.RRefer
+
+// bound lists the read-only rules (existing now) that the namespaced
+// path's read-only binds enforce exactly, and the split computed without
+// them and without the masks (Manifest.BoundFS). A rule qualifies when
+// it grants no write capability, the nearest rule above it is writable
+// (so the namespace plan binds it read-only: NSPlan), and it withholds
+// from that rule only what a read-only mount refuses: a rule that also
+// withholds read or execute needs Landlock's split to do so.
+func bound(fsys emit.FS, live []emit.AbsRule, masked []string) ([]string, []ll.PathRule) {
+	var out []string
+	var rest []emit.AbsRule
+	for _, r := range live {
+		if slices.Contains(masked, r.Abs) {
+			continue
+		}
+		if k := lstatKind(fsys, r.Abs); r.Index >= 0 && (k == kDir || k == kFile) && qualifiesForBind(live, r) {
+			out = append(out, r.Abs)
+			continue
+		}
+		rest = append(rest, r)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	g, _ := split(fsys, rest)
+	if g == nil {
+		g = []ll.PathRule{}
+	}
+	return out, g
+}
+
+// qualifiesForBind reports whether r is a read-only rule inside a
+// writable one that withholds only what a read-only mount refuses.
+func qualifiesForBind(live []emit.AbsRule, r emit.AbsRule) bool {
+	caps := emit.CapsOf(r.Rule)
+	if caps.Has(policy.Create) || caps.Has(policy.Update) || caps.Has(policy.Delete) {
+		return false
+	}
+	mine := RightsOf(caps)
+	if mine == 0 {
+		return false // a mask
+	}
+	var anc *emit.AbsRule
+	for i := range live {
+		if a := &live[i]; a.Abs != r.Abs && policy.Within(r.Abs, a.Abs) && (anc == nil || len(a.Abs) > len(anc.Abs)) {
+			anc = a
+		}
+	}
+	if anc == nil {
+		return false
+	}
+	ac := emit.CapsOf(anc.Rule)
+	if !ac.Has(policy.Create) && !ac.Has(policy.Update) && !ac.Has(policy.Delete) {
+		return false
+	}
+	theirs := RightsOf(ac)
+	return mine&^theirs == 0 && theirs&^mine&^roWithheld == 0
 }
 
 func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) plan.Clause {

@@ -82,6 +82,17 @@ type Manifest struct {
 	// their full rights. nil when Masks is empty. If any mask cannot be
 	// applied (the path vanished, no user namespace), use FS.
 	MaskedFS []PathRule `json:"masked_fs,omitempty"`
+	// BoundFS replaces FS (and MaskedFS) on the namespaced path when
+	// every path in Bound exists: the split computed as if the masked
+	// rules and the read-only rules in Bound were absent. Each rule in
+	// Bound lies inside a writable one and withholds only what a
+	// read-only bind refuses (writing, truncating, creating, removing,
+	// renaming), so the namespace plan's read-only bind over it enforces
+	// it exactly, and the writable grant around it stays whole instead
+	// of being split (where new entries beside it would get only its
+	// rights). nil when no rule qualifies.
+	BoundFS []PathRule `json:"bound_fs,omitempty"`
+	Bound   []string   `json:"bound,omitempty"`
 	// Namespace is the plan for a launcher that builds the tool's
 	// filesystem in a private mount namespace (exec --namespaces).
 	Namespace *NSPlan       `json:"namespace"`
