@@ -85,10 +85,16 @@ func (g *GitScan) Reuse() {
 // savedScan is a GitScan on disk, its directories by their path below
 // Root ("" for Root itself).
 type savedScan struct {
+	V     int // gitScanVersion: listings kept by an older walk lack entries it looks at
 	Root  string
 	Since int64 // nanoseconds since the epoch
 	Dirs  map[string]*gitDir
 }
+
+// gitScanVersion changes whenever what a listing keeps (gitDirEnt)
+// does: a saved listing without an entry the walk now looks at would hide
+// it.
+const gitScanVersion = 2
 
 // GitScanFile is where the scan of the tree at root is saved under
 // jp-policy's data directory dataDir.
@@ -110,7 +116,7 @@ func LoadGitScan(file, root string) *GitScan {
 		return g
 	}
 	var s savedScan
-	if json.Unmarshal(body, &s) != nil || s.Root != root {
+	if json.Unmarshal(body, &s) != nil || s.V != gitScanVersion || s.Root != root {
 		return g
 	}
 	g.prev = make(map[string]*gitDir, len(s.Dirs))
@@ -142,7 +148,7 @@ func (g *GitScan) Save(file, root string) error {
 			dirs[rel] = d
 		}
 	}
-	b, err := json.Marshal(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: dirs})
+	b, err := json.Marshal(savedScan{V: gitScanVersion, Root: root, Since: g.start.UnixNano(), Dirs: dirs})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
@@ -64,14 +65,14 @@ func quarantineNewGit(absent []string) {
 // Nothing is followed: a `.git` symlink is moved, not what it names (the
 // tool chooses that, and could name a file it may not write), and a bare
 // repository loses its HEAD, not its directory (the tool may have made
-// HEAD, objects/ and refs/ in a directory of the user's). Skipped when the
-// walk at the start was cut short (--best-effort): a repository the user
-// made past its bound would look new.
-func quarantineNewNestedGit(scans *gitScans, before []string) {
+// HEAD, objects/ and refs/ in a directory of the user's). An entry is
+// the one seen at the start only if it is the same file (gitEntryIDs): a
+// `.git` symlink of the user's, in a directory the tool may write, could
+// be replaced by a `.git` directory of the tool's at the same path.
+// Skipped when the walk at the start was cut short (--best-effort): a
+// repository the user made past its bound would look new.
+func quarantineNewNestedGit(scans *gitScans, before map[string]gitEntryID) {
 	had := make(map[string]bool, len(before))
-	for _, g := range before {
-		had[g] = true
-	}
 	inside := func(p string) bool {
 		for _, d := range scans.roots {
 			if strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
@@ -90,6 +91,9 @@ func quarantineNewNestedGit(scans *gitScans, before []string) {
 		scan.Reuse() // compared with the walk at the start
 		found, _ := scan.Entries(d, math.MaxInt)
 		for _, g := range found {
+			if id, ok := before[g]; ok && id == entryID(g) {
+				continue
+			}
 			if !had[g] && inside(g) {
 				had[g] = true
 				fresh = append(fresh, g)
@@ -98,4 +102,34 @@ func quarantineNewNestedGit(scans *gitScans, before []string) {
 	}
 	quarantineNewGit(fresh)
 	scans.save()
+}
+
+// gitEntryID is which file an entry that makes a repository is: its
+// device, inode and type, never followed.
+type gitEntryID struct {
+	Dev, Ino uint64
+	Mode     os.FileMode
+}
+
+// entryID is p's gitEntryID; the zero one when p is gone.
+func entryID(p string) gitEntryID {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return gitEntryID{}
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return gitEntryID{}
+	}
+	return gitEntryID{Dev: uint64(st.Dev), Ino: st.Ino, Mode: fi.Mode().Type()}
+}
+
+// gitEntryIDs are the identities of the entries the walk at the start
+// found, for quarantineNewNestedGit.
+func gitEntryIDs(entries []string) map[string]gitEntryID {
+	m := make(map[string]gitEntryID, len(entries))
+	for _, e := range entries {
+		m[e] = entryID(e)
+	}
+	return m
 }
