@@ -2,7 +2,6 @@ package jpdirs
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -90,7 +89,7 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 	visit = func(dir string, depth int) bool {
 		d := g.list(dir)
 		if d == nil {
-			return true // an unreadable directory: the tool cannot write there either
+			return true // gone, or another user's that the caller cannot list (limits.md)
 		}
 		n += d.N
 		if n > limit {
@@ -197,7 +196,7 @@ func gitDirEnt(name string, t fs.FileMode) bool {
 // its parent was listed would take the walk, and what is moved aside
 // after the run, outside the tree.
 func readGitDir(p string) *gitDir {
-	f, err := os.OpenFile(p, os.O_RDONLY|openDirNoFollow, 0)
+	f, err := openOwnDir(p)
 	if err != nil {
 		return nil
 	}

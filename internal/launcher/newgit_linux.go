@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
 )
@@ -46,8 +48,8 @@ func quarantineNewGit(absent []string) {
 		if _, err := os.Lstat(g); err != nil {
 			continue
 		}
-		to := g + ".jp-policy-quarantine-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-		if err := os.Rename(g, to); err != nil {
+		to, err := moveAside(g)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "jp-policy: warning: the tool created %s and it could not be moved aside (%v): remove it before you run git there; git would run code from it as you\n", termstyle.Safe(g), err)
 			continue
 		}
@@ -132,4 +134,43 @@ func gitEntryIDs(entries []string) map[string]gitEntryID {
 		m[e] = entryID(e)
 	}
 	return m
+}
+
+// moveAside renames g to a new name beside it and returns that name. The
+// tool owned what it left and may have made it hard to move: the rename
+// goes through the parent directory's descriptor (a `.git` whose path
+// just fits PATH_MAX has a quarantine name that does not), takes back
+// write and search on a parent of the caller's whose mode keeps it out
+// (chmod 555), and never replaces what is at the new name.
+func moveAside(g string) (string, error) {
+	dir, base := filepath.Split(g)
+	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	chmodded := false
+	for tries := 0; ; tries++ {
+		to := base + ".jp-policy-quarantine-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		err := unix.Renameat2(fd, base, fd, to, unix.RENAME_NOREPLACE)
+		if err == unix.EINVAL {
+			// A filesystem without RENAME_NOREPLACE: the name is new
+			// by its clock reading all the same.
+			err = unix.Renameat(fd, base, fd, to)
+		}
+		switch {
+		case err == nil:
+			return filepath.Join(dir, to), nil
+		case err == unix.EEXIST && tries < 8:
+			continue
+		case (err == unix.EACCES || err == unix.EPERM) && !chmodded:
+			chmodded = true
+			var st unix.Stat_t
+			if unix.Fstat(fd, &st) == nil && int(st.Uid) == os.Geteuid() && unix.Fchmod(fd, st.Mode&0o7777|0o700) == nil {
+				continue
+			}
+		}
+		return "", err
+	}
 }
