@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -99,6 +100,7 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		// The Rust glob crate's syntax is reproduced for Unix paths only.
 		return nil, fatal(at, RuleSchema, "extends pattern %q: glob patterns are read on Unix only", pattern)
 	}
+	ld.globDir(p)
 	matches, err := jpGlob(p)
 	if errors.Is(err, errGlobTooBig) || errors.As(err, new(*fs.PathError)) {
 		return nil, fatal(at, RuleSchema, "extends pattern %q: %v; JP skips a directory it cannot read, and jp-policy refuses rather than guess what it holds", pattern, err)
@@ -154,4 +156,27 @@ func hasDotComponent(p string) bool {
 		}
 	}
 	return false
+}
+
+// globDir records the directory glob pattern p searches: its components
+// up to the first that holds `*`, `?` or `[`. When it exists it is one of
+// Loaded.GlobDirs (kept read-only whole); when it does not it is a
+// candidate, so the artifact goes stale when a tool makes it.
+func (ld *loader) globDir(p string) {
+	dir := "/"
+	for c := range strings.SplitSeq(strings.TrimPrefix(p, "/"), "/") {
+		if strings.ContainsAny(c, "*?[") {
+			break
+		}
+		dir = filepath.Join(dir, c)
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		if !slices.Contains(ld.l.GlobDirs, dir) {
+			ld.l.GlobDirs = append(ld.l.GlobDirs, dir)
+		}
+	case errors.Is(err, fs.ErrNotExist) && !slices.Contains(ld.l.Candidates, dir):
+		ld.l.Candidates = append(ld.l.Candidates, dir)
+	}
 }

@@ -38,6 +38,14 @@ func envInputHash(name string) string {
 // and checks "env" inputs against this process's environment.
 func verifyInputs(inputs []execplan.Input) error {
 	err := execplan.VerifyInputs(inputs, func(in execplan.Input) (string, error) {
+		if in.Kind == "candidate" && in.SHA256 == "" {
+			// A candidate that appeared as a directory (the directory an
+			// extends glob searches, config.Loaded.GlobDirs) is a change
+			// like a file that appeared: stale, not a broken input.
+			if fi, err := os.Lstat(in.Path); err == nil && fi.IsDir() {
+				return execplan.SHA256Hex([]byte(in.Path)), nil
+			}
+		}
 		return execplan.HashFile(in.Path)
 	})
 	if err != nil {
