@@ -83,13 +83,15 @@ cmds+=(-n "python report, exec" "$jp exec -t t -- $py scripts/report.py"
   echo
   bench_table "$tmp/learn.json" ms
   echo
-  echo "Ratios (learn / bare and exec --denials / exec, medians; goals at most 3x and 2x):"
+  echo "Ratios (learn / bare and exec --denials / exec, medians; goals at most 3x and 2x;"
+  echo "the CPU time's ratio, user + sys, moves less on a shared machine):"
   echo
   python3 - "$tmp/learn.json" <<'PY'
 import json, sys
 res = json.load(open(sys.argv[1]))["results"]
+cpu = lambda r: r["user"] + r["system"]
 for base, traced in zip(res[0::2], res[1::2]):
-    print(f"- {traced['command']}: {traced['median'] / base['median']:.2f}x")
+    print(f"- {traced['command']}: {traced['median'] / base['median']:.2f}x (CPU {cpu(traced) / cpu(base):.2f}x)")
 PY
 } > "$tmp/body.md"
 bench_results bench/learn.sh "bench/learn.sh $runs" "$tmp/body.md"

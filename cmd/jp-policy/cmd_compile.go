@@ -146,7 +146,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.Stdout, "compiled %d local tool(s) (%d defaulted) into %s\n", len(names), defaulted, rel)
 	fmt.Fprintf(g.Stdout, "  %s\n", filepath.Join(rel, "policy.json"))
 	if len(names) > compileListMax && !c.Verbose {
-		fmt.Fprintf(g.Stdout, "  %d tools: a manifest each in landlock/, sbpl/ and winjob/, an exec file each in exec/ (--verbose lists them)\n", len(names))
+		fmt.Fprintf(g.Stdout, "  %d tools: a manifest each in landlock/, sbpl/ and winjob/, an exec plan each in exec/ (--verbose lists them)\n", len(names))
 	} else {
 		for _, n := range names {
 			t := res.Artifact.Tools[n]

@@ -6,7 +6,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/platform"
+	"golang.org/x/net/bpf"
 
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/launcher"
@@ -94,10 +96,20 @@ func (c *ExecCmd) Run(g *Globals) error {
 			return fail(exitRefused, err)
 		}
 	}
+	// exec --denials started this exec under its tracer (learn.DenialsEnv):
+	// the tool runs with the tracer's filter.
+	var trace []bpf.RawInstruction
+	if os.Getenv(learn.DenialsEnv) == "1" {
+		var err error
+		if trace, err = learn.TraceFilter(); err != nil {
+			return fail(exitRefused, err)
+		}
+	}
 	err := launcher.Run(&launcher.Options{
 		Workspace:  c.Workspace,
 		Artifact:   c.Policy,
 		Built:      built,
+		Trace:      trace,
 		Tool:       c.Tool,
 		BestEffort: c.BestEffort,
 		RequireABI: c.RequireABI,

@@ -41,7 +41,7 @@ func (c *ExecCmd) runDenials(g *Globals) error {
 		return fail(exitRefused, err)
 	}
 	if !strings.Contains(args[0], "/") {
-		// The stub looks the program up on PATH: name this binary.
+		// The tracer looks the program up on PATH: name this binary.
 		args[0] = self
 	}
 	cwd, err := os.Getwd()

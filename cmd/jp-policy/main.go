@@ -12,7 +12,6 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/nsroot"
 )
 
@@ -96,7 +95,6 @@ func (h *HelpCmd) Run(g *Globals) error {
 
 func main() {
 	nsroot.Stage2Main() // returns unless this is the sandbox's re-exec (internal/nsroot)
-	learn.StubMain()    // returns unless this is learn's re-exec (internal/learn)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -20,6 +21,9 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/launcher"
+	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+	"github.com/jp-policy/jp-policy/internal/platform"
 	"github.com/jp-policy/jp-policy/internal/testfixture"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -226,7 +230,9 @@ var (
 
 // cmdNormalize rewrites compiled files in place so they can be compared
 // with goldens: the script's $WORK (and its parent) becomes the literal
-// $WORK, input digests become <digest> and other hashes <sha256>.
+// $WORK, input digests become <digest> and other hashes <sha256>, and a
+// JSON file is indented (the per-tool files are written compact), so a
+// golden reads one value per line.
 //
 //	normalize FILE...
 func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
@@ -236,6 +242,11 @@ func cmdNormalize(ts *testscript.TestScript, neg bool, args []string) {
 	work := ts.Getenv("WORK")
 	for _, name := range args {
 		data := ts.ReadFile(name)
+		if strings.HasSuffix(name, ".json") {
+			var b bytes.Buffer
+			ts.Check(json.Indent(&b, []byte(data), "", "  "))
+			data = b.String()
+		}
 		data = strings.ReplaceAll(data, work, "$WORK")
 		// Profiles also name $WORK's parent (ancestors need metadata
 		// access), which is as random as $WORK itself.
@@ -267,19 +278,71 @@ func cmdSeal(ts *testscript.TestScript, neg bool, args []string) {
 		manifests, _ := tool["manifests"].(map[string]any)
 		sums := map[string]any{}
 		for plat, rel := range manifests {
-			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel.(string))))
-			if err != nil {
+			p := filepath.Join(dir, filepath.FromSlash(rel.(string)))
+			if _, err := os.Stat(p); err != nil {
 				continue // a script may list a manifest it never writes
 			}
-			sums[plat] = artifact.SHA256Hex(b)
+			if plat == string(platform.Linux) {
+				sealLandlock(ts, p)
+			}
+			sums[plat] = artifact.SHA256Hex([]byte(ts.ReadFile(p)))
 		}
 		tool["manifest_sha256"] = sums
+		bases := map[string]any{}
+		for plat, rel := range map[platform.Platform]string{platform.Linux: landlock.BaseFile, platform.Darwin: sbplan.BaseFile} {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if _, err := os.Stat(p); err != nil {
+				// A hand-written manifest is whole: its shared base is
+				// empty.
+				ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+				empty := ""
+				if plat == platform.Linux {
+					empty = `{"version": ` + strconv.Itoa(landlock.FormatVersion) + `, "baseline": [], "clauses": []}`
+				}
+				ts.Check(os.WriteFile(p, []byte(empty), 0o644))
+			}
+			bases[string(plat)] = artifact.SHA256Hex([]byte(ts.ReadFile(p)))
+		}
+		tool["base_sha256"] = bases
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, out, 0o644))
 	root, _ := doc["root"].(string)
 	ts.Check(artifact.WritePin(ts.Getenv("JP_USER_DATA_DIR"), root, filepath.Join(dir, artifact.FileName), out))
+}
+
+// sealLandlock lays a hand-written Linux manifest out as compile does
+// (landlock.SplitBase): its baseline, when it has one, moves into the
+// shared base file beside it (created, or extended); every other key
+// stays as written, absent ones absent, for the scripts that test how
+// exec reads a manifest.
+func sealLandlock(ts *testscript.TestScript, path string) {
+	var m map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(path)), &m))
+	own, ok := m["baseline"].([]any)
+	if !ok || len(own) == 0 {
+		return
+	}
+	basePath := filepath.Join(filepath.Dir(filepath.Dir(path)), filepath.FromSlash(landlock.BaseFile))
+	base := map[string]any{"version": landlock.FormatVersion, "baseline": []any{}, "clauses": []any{}}
+	if b, err := os.ReadFile(basePath); err == nil {
+		ts.Check(json.Unmarshal(b, &base))
+		if prev, _ := json.Marshal(base["baseline"]); string(prev) != "[]" {
+			if now, _ := json.Marshal(own); string(now) != string(prev) {
+				ts.Fatalf("seal: %s has another baseline than the other manifests", path)
+			}
+		}
+	}
+	base["baseline"] = own
+	m["baseline"] = []any{}
+	out, err := json.MarshalIndent(base, "", "  ")
+	ts.Check(err)
+	ts.Check(os.MkdirAll(filepath.Dir(basePath), 0o755))
+	ts.Check(os.WriteFile(basePath, out, 0o644))
+	out, err = json.MarshalIndent(m, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(path, out, 0o644))
 }
 
 // hostsNonPublicName is a name in /etc/hosts, other than localhost,

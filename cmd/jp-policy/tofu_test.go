@@ -110,7 +110,7 @@ func TestTOFUPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(art), `"approved_target": "`+target+`"`) {
+	if !strings.Contains(string(art), `"approved_target":"`+target+`"`) {
 		t.Errorf("artifact lacks the approved target")
 	}
 

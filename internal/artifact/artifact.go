@@ -30,6 +30,9 @@ const (
 	DirSBPL     = "sbpl"
 	DirLandlock = "landlock"
 	DirWinJob   = "winjob"
+	// DirShared holds what every tool's manifests share, once
+	// (landlock.BaseFile).
+	DirShared = "shared"
 )
 
 // Input is one thing the compiler read (execplan.Input: the exec path's
@@ -54,8 +57,9 @@ type Tool struct {
 	Origins   []RuleOrigin        `json:"origins"`
 	Warnings  []diag.Diagnostic   `json:"warnings"`
 	// Enforcement maps a platform ("linux", "darwin", "windows") to the
-	// status of every clause there; the manifests (and `explain`) carry
-	// each clause's full description.
+	// status of every clause of the tool there but the shared ones
+	// (Policy.Enforcement); the manifests (and `explain`) carry each
+	// clause's full description.
 	Enforcement map[platform.Platform][]ClauseStatus `json:"enforcement"`
 	// Manifests maps a platform to its manifest path, relative to the
 	// artifact's directory.
@@ -63,6 +67,11 @@ type Tool struct {
 	// ManifestSHA256 maps a platform to the hex SHA-256 of its manifest,
 	// so a launcher can tell a manifest changed after compile.
 	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
+	// BaseSHA256 maps a platform to the hex SHA-256 of the shared file
+	// its manifest is completed with (landlock.BaseFile, sbpl.BaseFile:
+	// what every tool's manifest shares, stored once); absent for a
+	// platform whose manifest is whole.
+	BaseSHA256 map[platform.Platform]string `json:"base_sha256,omitempty"`
 }
 
 // ClauseStatus is the artifact's summary of one clause on one platform:
@@ -89,12 +98,17 @@ func Summarize(clauses []plan.Clause) []ClauseStatus {
 
 // Policy is the whole artifact.
 type Policy struct {
-	Format    int              `json:"format"`
-	Generator string           `json:"generator"`
-	Root      string           `json:"root"`
-	Digest    string           `json:"digest"`
-	Inputs    []Input          `json:"inputs"`
-	Tools     map[string]*Tool `json:"tools"`
+	Format    int     `json:"format"`
+	Generator string  `json:"generator"`
+	Root      string  `json:"root"`
+	Digest    string  `json:"digest"`
+	Inputs    []Input `json:"inputs"`
+	// Enforcement maps a platform to the status of the clauses every
+	// tool there shares, listed once (the shared files' clauses: the
+	// system baseline, the default deny, the seccomp filter without
+	// network, the scopes); each tool's own Enforcement lists the rest.
+	Enforcement map[platform.Platform][]ClauseStatus `json:"enforcement"`
+	Tools       map[string]*Tool                     `json:"tools"`
 	// Warnings are every finding of the compile (lint warnings and
 	// dropped rules), sorted.
 	Warnings []diag.Diagnostic `json:"warnings"`

@@ -2,59 +2,33 @@ package artifact
 
 import (
 	"github.com/jp-policy/jp-policy/internal/execplan"
-	"github.com/jp-policy/jp-policy/internal/platform"
-
-	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // DirExec holds one small file per tool for exec (execplan.DirExec).
 const DirExec = execplan.DirExec
 
-// ExecFormatVersion is the exec file's format. Format 1 also carried the
-// artifact digest and the staleness inputs, which are in the pin now
-// (Pin.Inputs); readers refuse other formats.
-const ExecFormatVersion = 2
-
-// ExecIndex is one tool's exec file: the workspace root and the tool's
-// part of policy.json. It depends on nothing else, so that a config edit
-// which leaves the tool's policy alone leaves the file byte for byte the
-// same (the next compile links it instead of writing it); the pin's hash
-// chain (pin -> exec plan -> ExecSHA256) binds it to one compile.
-type ExecIndex struct {
-	Format int      `json:"format"`
-	Root   string   `json:"root"`
-	Tool   ExecTool `json:"tool"`
-}
-
-// ExecTool is what exec needs of one tool.
-type ExecTool struct {
-	Enabled bool `json:"enabled"`
-	Access  struct {
-		Env      []policy.EnvRule              `json:"env"`
-		Commands map[string]policy.CommandRule `json:"commands"`
-		Net      []policy.NetRule              `json:"net"`
-	} `json:"access"`
-	Manifests      map[platform.Platform]string `json:"manifests"`
-	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
-}
+// ExecTool is what exec needs of one tool (execplan.Exec): the fields of
+// Tool it reads, which are also the tool's part of its exec plan.
+type ExecTool = execplan.Exec
 
 // ToolFileNameOK reports whether a tool name can name the artifact's
 // per-tool files (execplan.ToolFileNameOK).
 func ToolFileNameOK(name string) bool { return execplan.ToolFileNameOK(name) }
 
-// ExecFile is the exec file of tool, relative to the artifact directory
-// (execplan.ExecFile).
-func ExecFile(tool string) string { return execplan.ExecFile(tool) }
-
-// ExecIndexOf builds tool's exec file from the compiled artifact.
-func ExecIndexOf(p *Policy, name string) ExecIndex {
+// PlanOf builds tool name's exec plan from the compiled artifact. It
+// depends on nothing but the tool's compiled policy and the workspace
+// root, so that a config edit which leaves the tool's policy alone leaves
+// the plan byte for byte the same (the next compile links it instead of
+// writing it); the pin's hash of it binds it to one compile.
+func PlanOf(p *Policy, name string) *execplan.Plan {
 	t := p.Tools[name]
-	x := ExecIndex{Format: ExecFormatVersion, Root: p.Root}
-	x.Tool.Enabled = t.Enabled
-	x.Tool.Access.Env = t.Access.Env
-	x.Tool.Access.Commands = t.Access.Commands
-	x.Tool.Access.Net = t.Access.Net
-	x.Tool.Manifests = t.Manifests
-	x.Tool.ManifestSHA256 = t.ManifestSHA256
-	return x
+	pl := &execplan.Plan{Tool: name, Root: p.Root}
+	pl.Enabled = t.Enabled
+	pl.Access.Env = t.Access.Env
+	pl.Access.Commands = t.Access.Commands
+	pl.Access.Net = t.Access.Net
+	pl.Manifests = t.Manifests
+	pl.ManifestSHA256 = t.ManifestSHA256
+	pl.BaseSHA256 = t.BaseSHA256
+	return pl
 }

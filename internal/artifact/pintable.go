@@ -45,7 +45,7 @@ func MarshalPin(pin *Pin) ([]byte, error) {
 	}
 	var line []byte
 	for _, in := range pin.Inputs {
-		if !execplan.InputKindOK(in.Kind) || in.Path == "" || (in.SHA256 != "" && !hexOK(in.SHA256)) {
+		if !execplan.InputKindOK(in.Kind) || in.Path == "" || (in.SHA256 != "" && !hexOK(in.SHA256)) || (in.ID != "" && !execplan.IDOK(in.ID)) {
 			return nil, fmt.Errorf("pin: cannot record the input %s %q", in.Kind, in.Path)
 		}
 		line = execplan.AppendInputLine(line[:0], in)

@@ -105,7 +105,7 @@ func TestPinTool(t *testing.T) {
 // with its own hash and a name outside the set is not; ParsePin and
 // lookupTool never panic on arbitrary bytes.
 func FuzzPinLookup(f *testing.F) {
-	f.Add("a,b,c", "b", []byte("jp-policy pin 5\nroot \"/\"\nartifact \"/a\"\nsha256 "+strings.Repeat("0", 64)+"\ninput layer - \"/l\"\ntools\n"))
+	f.Add("a,b,c", "b", []byte("jp-policy pin 6\nroot \"/\"\nartifact \"/a\"\nsha256 "+strings.Repeat("0", 64)+"\ninput layer - \"/l\"\ntools\n"))
 	f.Add("a,b,c", "b", []byte("jp-policy pin 4\nroot \"/\"\nartifact \"/a\"\nsha256 "+strings.Repeat("0", 64)+"\ntools\n"))
 	f.Add(strings.Repeat("x,", 900)+"tool.long-name_9", "q", []byte("{}"))
 	f.Fuzz(func(t *testing.T, names, probe string, raw []byte) {

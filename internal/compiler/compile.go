@@ -46,7 +46,7 @@ type Options struct {
 	// written (Compile and Rebuild ignore Only).
 	Only []string
 	// GrantsOnly, when set, stops a Build once every tool's grants are
-	// decided: no manifests, exec files or policy.json are built, which
+	// decided: no manifests, exec plans or policy.json are built, which
 	// is most of a compile's cost. For diff, which compares grants only
 	// (Compile and Rebuild ignore it).
 	GrantsOnly bool
@@ -242,7 +242,7 @@ func Build(opts Options) (_ *Result, err error) {
 		diags = append(diags, tdiags...)
 	}
 
-	inputs, err := collectInputs(l, bound, store.Path())
+	inputs, err := collectInputs(l, bound, store.Path(), time.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func Build(opts Options) (_ *Result, err error) {
 		res.Loaded = l
 		return res, nil
 	}
-	if err = writeArtifact(&opts, res, names, emittedTools); err != nil {
+	if err = writeArtifact(&opts, res, names, emittedTools, devDir); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -9,6 +9,8 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/plan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
@@ -32,31 +34,105 @@ type emitter struct {
 	// build returns the manifest's bytes (which may be enc's buffer,
 	// valid until enc is used again), its clauses and the manifest itself
 	// (the exec plan is built from the Linux one).
-	build func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error)
+	build func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error)
+}
+
+// shared is what every tool's manifests share, stored once in the
+// artifact (ll.Base, sbpl.Base): each tool's exec plan records the
+// shared files' hashes (artifact.Tool.BaseSHA256), so exec reaches them
+// through the pin's hash chain.
+type shared struct {
+	landlock *ll.Base
+	sbpl     *sbpl.Base
+	sums     map[platform.Platform]string // platform -> SHA-256 of its shared file
+	// clauses are, per platform, the clauses every tool shares: a tool's
+	// clause equal to the shared one of its ID is summarised once in
+	// policy.json (Policy.Enforcement), not in every tool's entry.
+	clauses map[platform.Platform]map[string]plan.Clause
+}
+
+// own is the clauses of a tool on plat that are not the shared ones.
+func (sh *shared) own(plat platform.Platform, clauses []plan.Clause) []plan.Clause {
+	out := make([]plan.Clause, 0, len(clauses))
+	for _, c := range clauses {
+		if bc, ok := sh.clauses[plat][c.ID]; !ok || bc != c {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// enforcement is the shared clauses' summary, for Policy.Enforcement.
+func (sh *shared) enforcement() map[platform.Platform][]artifact.ClauseStatus {
+	return map[platform.Platform][]artifact.ClauseStatus{
+		platform.Linux:  artifact.Summarize(sh.landlock.Clauses),
+		platform.Darwin: artifact.Summarize(sh.sbpl.Clauses()),
+	}
+}
+
+// newShared builds the shared files for the developer directory the
+// macOS profiles name; put stores one.
+func newShared(devDir string, put func(rel string, data []byte) error) (*shared, error) {
+	sh := &shared{landlock: landlock.NewBase(), sbpl: sbpl.NewBase(devDir), sums: map[platform.Platform]string{}}
+	sh.clauses = map[platform.Platform]map[string]plan.Clause{}
+	for plat, cl := range map[platform.Platform][]plan.Clause{platform.Linux: sh.landlock.Clauses, platform.Darwin: sh.sbpl.Clauses()} {
+		sh.clauses[plat] = make(map[string]plan.Clause, len(cl))
+		for _, c := range cl {
+			sh.clauses[plat][c.ID] = c
+		}
+	}
+	enc := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(enc)
+	b, err := enc.compact(sh.landlock)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		plat platform.Platform
+		rel  string
+		data []byte
+	}{{platform.Linux, ll.BaseFile, bytes.Clone(b)}, {platform.Darwin, sbplan.BaseFile, sh.sbpl.Text}} {
+		if err := put(f.rel, f.data); err != nil {
+			return nil, err
+		}
+		sh.sums[f.plat] = artifact.SHA256Hex(f.data)
+	}
+	return sh, nil
 }
 
 // emitters is every platform the compiler writes manifests for. Adding a
 // platform is adding a row; each row's output is independent of the
 // others.
 var emitters = []emitter{
-	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, _ *jsonEncoder) ([]byte, []plan.Clause, any, error) {
-		b, c, err := sbpl.Build(et)
-		return b, c, nil, err
+	{platform: platform.Darwin, name: "sbpl", dir: artifact.DirSBPL, ext: ".sb", build: func(et emit.Tool, sh *shared, _ *jsonEncoder) ([]byte, []plan.Clause, any, error) {
+		b, c, err := sbpl.BuildWith(et, sh.sbpl)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		tail, ok := bytes.CutPrefix(b, sh.sbpl.Text)
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("internal error: the profile of %s does not start with the shared base", et.Name)
+		}
+		return tail, c, nil, nil
 	}},
-	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
+	{platform: platform.Linux, name: "landlock", dir: artifact.DirLandlock, ext: ".json", build: func(et emit.Tool, sh *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := landlock.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := enc.encode(m, "")
+		file, err := landlock.SplitBase(m, sh.landlock)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		b, err := enc.compact(file)
 		return b, m.Clauses, m, err
 	}},
-	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
+	{platform: platform.Windows, name: "winjob", dir: artifact.DirWinJob, ext: ".json", build: func(et emit.Tool, _ *shared, enc *jsonEncoder) ([]byte, []plan.Clause, any, error) {
 		m, err := winjob.Build(et)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		b, err := enc.encode(m, "")
+		b, err := enc.compact(m)
 		return b, m.Clauses, m, err
 	}},
 }
@@ -69,7 +145,7 @@ type file struct {
 
 // emitted is everything one tool contributes to the artifact directory.
 type emitted struct {
-	files    []file                              // manifests and the exec file
+	files    []file                              // manifests and the exec plan
 	execHash string                              // SHA-256 of the exec plan, for the pin
 	entry    []byte                              // the tool's value in policy.json's "tools"
 	grants   []byte                              // the tool's entry in the grants record (artifact.ReviewedEntry)
@@ -92,7 +168,7 @@ const emitWindow = 256
 // runs while the workers go on with the next tools: with chunks and a
 // barrier between them, the workers waited for it, a twentieth of a
 // 10,000-tool compile on one core.
-func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
+func emitAll(p *artifact.Policy, sh *shared, names []string, tools map[string]emit.Tool, keepClauses bool, put func(rel string, data []byte) error, sink func(name string, e *emitted) error) error {
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(names)))
 	results := make([]emitted, len(names))
 	done := make([]chan struct{}, len(names))
@@ -121,7 +197,7 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 	for range workers {
 		wg.Go(func() {
 			for i := range work {
-				results[i] = emitTool(p, names[i], tools[names[i]], keepClauses, put)
+				results[i] = emitTool(p, sh, names[i], tools[names[i]], keepClauses, put)
 				close(done[i])
 			}
 		})
@@ -146,11 +222,11 @@ func emitAll(p *artifact.Policy, names []string, tools map[string]emit.Tool, kee
 
 // emitTool runs every emitter for one tool, records their files and
 // per-clause enforcement in the tool's artifact entry, and encodes the
-// tool's exec file and policy.json entry. It touches only this tool's
+// tool's exec plan and policy.json entry. It touches only this tool's
 // entry of p, so tools can be emitted concurrently. With put set, each
 // file is written through it as soon as it is built, straight from the
 // encoder's buffer, and emitted.files stays empty.
-func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, put func(rel string, data []byte) error) emitted {
+func emitTool(p *artifact.Policy, sh *shared, name string, et emit.Tool, keepClauses bool, put func(rel string, data []byte) error) emitted {
 	if !artifact.ToolFileNameOK(name) {
 		return emitted{err: fmt.Errorf("tool name %q cannot be used as a file name", name)}
 	}
@@ -158,6 +234,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 	at.Manifests = make(map[platform.Platform]string, len(emitters))
 	at.ManifestSHA256 = make(map[platform.Platform]string, len(emitters))
 	at.Enforcement = make(map[platform.Platform][]artifact.ClauseStatus, len(emitters))
+	at.BaseSHA256 = sh.sums
 	var out emitted
 	if put == nil {
 		out.files = make([]file, 0, len(emitters)+2)
@@ -175,7 +252,7 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 		return nil
 	}
 	for _, em := range emitters {
-		data, clauses, _, err := em.build(et, enc)
+		data, clauses, _, err := em.build(et, sh, enc)
 		if err != nil {
 			return emitted{err: fmt.Errorf("%s: %w", em.name, err)}
 		}
@@ -185,28 +262,19 @@ func emitTool(p *artifact.Policy, name string, et emit.Tool, keepClauses bool, p
 		}
 		at.Manifests[em.platform] = rel
 		at.ManifestSHA256[em.platform] = artifact.SHA256Hex(data)
-		at.Enforcement[em.platform] = artifact.Summarize(clauses)
+		at.Enforcement[em.platform] = artifact.Summarize(sh.own(em.platform, clauses))
 		if keepClauses {
 			out.clauses[em.platform] = nonNil(clauses)
 		}
 	}
 	// One small file per tool for exec, which then reads what one tool
-	// needs whatever the size of the workspace (the pin holds each hash).
-	x, err := enc.encode(artifact.ExecIndexOf(p, name), "")
-	if err != nil {
-		return emitted{err: err}
-	}
-	xsum := artifact.SHA256Hex(x)
-	if err := keep(artifact.ExecFile(name), x); err != nil {
-		return emitted{err: err}
-	}
-	// The pin holds the hash of the tool's exec plan, which exec reads
-	// first; the plan holds the exec index file's hash.
-	plan := execPlan(p, name, xsum)
+	// needs whatever the size of the workspace (the pin holds its hash).
+	plan := execPlan(p, name)
 	if err := keep(execplan.PlanFile(name), plan); err != nil {
 		return emitted{err: err}
 	}
 	out.execHash = artifact.SHA256Hex(plan)
+	var err error
 	if out.entry, err = marshalEntry(at); err != nil {
 		return emitted{err: err}
 	}

@@ -5,8 +5,8 @@ import (
 	"github.com/jp-policy/jp-policy/internal/execplan"
 )
 
-// execPlan builds tool name's exec plan (execplan.Plan), which binds the
-// pin to the tool's exec index file (its hash, execSHA).
-func execPlan(p *artifact.Policy, name string, execSHA string) []byte {
-	return execplan.Encode(&execplan.Plan{Tool: name, Root: p.Root, ExecSHA256: execSHA, Enabled: p.Tools[name].Enabled})
+// execPlan encodes tool name's exec plan (execplan.Plan), the one file
+// exec reads for the tool before its manifest.
+func execPlan(p *artifact.Policy, name string) []byte {
+	return execplan.Encode(artifact.PlanOf(p, name))
 }

@@ -4,9 +4,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/config"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
@@ -15,8 +17,10 @@ import (
 // can tell a stale artifact by hashing files instead of loading config:
 // every layer read, every candidate layer that was absent, every symlink a
 // rule path crossed as the canonicaliser resolved it (a retarget must
-// invalidate), the approvals store, and the JP_CFG_* variables.
-func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath string) ([]artifact.Input, error) {
+// invalidate), the approvals store, and the JP_CFG_* variables. A file
+// input records its identity when it is settled at now
+// (execplan.HashFileID), so exec need not hash it again while unchanged.
+func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath string, now func() time.Time) ([]artifact.Input, error) {
 	seen := map[string]bool{}
 	var ins []artifact.Input
 	add := func(in artifact.Input) {
@@ -30,11 +34,11 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		if layer.Kind == config.LayerEnv {
 			continue
 		}
-		sum, err := artifact.HashFile(layer.Path)
+		sum, id, err := execplan.HashFileID(layer.Path, now)
 		if err != nil {
 			return nil, err
 		}
-		add(artifact.Input{Kind: "layer", Path: layer.Path, SHA256: sum})
+		add(artifact.Input{Kind: "layer", Path: layer.Path, SHA256: sum, ID: id})
 	}
 	for _, c := range l.Candidates {
 		add(artifact.Input{Kind: "candidate", Path: c})
@@ -54,11 +58,11 @@ func collectInputs(l *config.Loaded, bound map[string][]boundRule, approvalsPath
 		}
 		add(artifact.Input{Kind: "candidate", Path: idPath, SHA256: sum})
 	} else {
-		sum, err := artifact.HashFile(approvalsPath)
+		sum, id, err := execplan.HashFileID(approvalsPath, now)
 		if err != nil {
 			return nil, err
 		}
-		add(artifact.Input{Kind: "approvals", Path: approvalsPath, SHA256: sum})
+		add(artifact.Input{Kind: "approvals", Path: approvalsPath, SHA256: sum, ID: id})
 	}
 
 	for _, rules := range bound {

@@ -31,8 +31,8 @@ func defaultOutDir(root string) string {
 
 const gitignore = "# Written by jp-policy compile: this directory holds machine-local,\n# absolute paths and must not be committed.\n*\n"
 
-// marshalJSON is the one JSON encoding of every file the compiler writes:
-// two-space indent, sorted map keys (encoding/json), no HTML escaping (so
+// marshalJSON is the JSON encoding of what compile prints for people
+// (the artifact's files are compact, compactJSON): two-space indent, sorted map keys (encoding/json), no HTML escaping (so
 // paths with & or < stay readable), and a final newline.
 func marshalJSON(v any) ([]byte, error) {
 	return encodeJSON(v, "")
@@ -60,6 +60,26 @@ func (e *jsonEncoder) encode(v any, prefix string) ([]byte, error) {
 	return e.out, nil
 }
 
+// compactJSON is the encoding of the artifact's files: compact, sorted
+// map keys (encoding/json), no HTML escaping (so paths with & or < stay
+// as written), and a final newline.
+func compactJSON(v any) ([]byte, error) {
+	e := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(e)
+	b, err := e.compact(v)
+	return bytes.Clone(b), err
+}
+
+// compact is compactJSON into e's own buffer: the bytes are valid until
+// e is used again.
+func (e *jsonEncoder) compact(v any) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
+}
+
 // Why pooled encoders: a compile encodes five documents per tool; a new
 // encoder and buffers each time regrew them from nothing, which was a
 // third of all the bytes a 10,000-tool compile allocated.
@@ -77,23 +97,26 @@ var encoders = sync.Pool{New: func() any {
 }}
 
 // marshalEntry encodes one tool as it appears in policy.json's "tools"
-// object (depth 2), without the final newline.
+// object.
 func marshalEntry(t *artifact.Tool) ([]byte, error) {
-	b, err := encodeJSON(t, "    ")
-	return bytes.TrimSuffix(b, []byte("\n")), err
+	e := encoders.Get().(*jsonEncoder)
+	defer encoders.Put(e)
+	b, err := e.compact(t)
+	return bytes.Clone(bytes.TrimSuffix(b, []byte("\n"))), err
 }
 
 // Why policy.json is stitched: encoded whole, a large workspace's
-// policy.json is built in memory twice over (encoding/json indents a
-// compact copy) on one core. Its "tools" object is instead assembled from
-// entries the emit workers encode in parallel, and streamed in name order
-// to the file, byte for byte what encoding the whole would give
-// (TestPolicyJSONStitchedIsMarshalled).
+// policy.json is built in memory on one core. Its "tools" object is
+// instead assembled from entries the emit workers encode in parallel, and
+// streamed in name order to the file, byte for byte what encoding the
+// whole would give (TestPolicyJSONStitchedIsMarshalled). Like the
+// per-tool files it is compact: for a large workspace the indentation was
+// a third of its bytes (read it with `jq .`, or `jp-policy explain`).
 
 // toolsMarker is how an empty "tools" map appears in the encoded
-// artifact. It cannot occur inside a JSON string, which escapes both the
-// newline and the quotes.
-var toolsMarker = []byte("\n  \"tools\": {},\n")
+// artifact. It cannot occur inside a JSON string, which escapes the
+// quotes.
+var toolsMarker = []byte(`"tools":{}`)
 
 // policyWriter streams policy.json: everything but the tools, then one
 // entry per tool in name order, then the rest, hashing as it goes.
@@ -108,7 +131,7 @@ type policyWriter struct {
 func newPolicyWriter(w io.Writer, p *artifact.Policy) (*policyWriter, error) {
 	shell := *p
 	shell.Tools = map[string]*artifact.Tool{}
-	b, err := marshalJSON(&shell)
+	b, err := compactJSON(&shell)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +141,7 @@ func newPolicyWriter(w io.Writer, p *artifact.Policy) (*policyWriter, error) {
 	}
 	h := sha256.New()
 	pw := &policyWriter{w: io.MultiWriter(w, h), h: h, tail: b[i+len(toolsMarker)-1:]}
-	pw.write(b[:i])
-	pw.write([]byte("\n  \"tools\": {"))
+	pw.write(b[:i+len(toolsMarker)-1])
 	return pw, pw.err
 }
 
@@ -132,16 +154,15 @@ func (pw *policyWriter) write(b []byte) {
 // entry appends one tool; names must come in sorted order, as
 // encoding/json sorts map keys.
 func (pw *policyWriter) entry(name string, entry []byte) error {
-	key, err := encodeJSON(name, "")
+	key, err := compactJSON(name)
 	if err != nil {
 		return err
 	}
 	if pw.n > 0 {
 		pw.write([]byte(","))
 	}
-	pw.write([]byte("\n    "))
 	pw.write(bytes.TrimSuffix(key, []byte("\n")))
-	pw.write([]byte(": "))
+	pw.write([]byte(":"))
 	pw.write(entry)
 	pw.n++
 	return pw.err
@@ -149,20 +170,15 @@ func (pw *policyWriter) entry(name string, entry []byte) error {
 
 // close writes the rest and returns the hex SHA-256 of the whole file.
 func (pw *policyWriter) close() (string, error) {
-	if pw.n == 0 {
-		pw.write([]byte("},"))
-	} else {
-		pw.write([]byte("\n  },"))
-	}
 	pw.write(pw.tail)
 	return hex.EncodeToString(pw.h.Sum(nil)), pw.err
 }
 
 // writeArtifact emits every tool and writes the artifact's files: into
 // opts.stage when compiling (streamed, never all in memory), else into
-// res.Files. It records policy.json's and the exec files' hashes for the
+// res.Files. It records policy.json's and the exec plans' hashes for the
 // pin.
-func writeArtifact(opts *Options, res *Result, names []string, tools map[string]emit.Tool) error {
+func writeArtifact(opts *Options, res *Result, names []string, tools map[string]emit.Tool, devDir string) error {
 	p := res.Artifact
 	st := opts.stage
 	var (
@@ -180,18 +196,31 @@ func writeArtifact(opts *Options, res *Result, names []string, tools map[string]
 		res.Clauses = map[string]map[platform.Platform][]plan.Clause{}
 		policyW = &policyB
 	}
-	pw, err := newPolicyWriter(policyW, p)
-	if err != nil {
-		return err
-	}
+
 	res.execHashes = make(map[string]string, len(names))
 	grants, err := artifact.NewReviewedHasher(p.Root)
 	if err != nil {
 		return err
 	}
+	keep := put
+	if keep == nil {
+		keep = func(rel string, data []byte) error {
+			res.Files[rel] = data
+			return nil
+		}
+	}
+	sh, err := newShared(devDir, keep)
+	if err != nil {
+		return err
+	}
+	p.Enforcement = sh.enforcement()
+	pw, err := newPolicyWriter(policyW, p)
+	if err != nil {
+		return err
+	}
 	written := 0
 	opts.progress("writing", 0, len(names))
-	err = emitAll(p, names, tools, st == nil, put, func(name string, e *emitted) error {
+	err = emitAll(p, sh, names, tools, st == nil, put, func(name string, e *emitted) error {
 		written++
 		if written%64 == 0 || written == len(names) {
 			opts.progress("writing", written, len(names))
@@ -283,7 +312,7 @@ func sweepStages(out string) {
 }
 
 // artifactDirs are the directories of an artifact.
-var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec}
+var artifactDirs = []string{artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec, artifact.DirShared}
 
 func newStage(out string) (*stage, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -349,7 +378,7 @@ func stageFiles(out string, files map[string][]byte) (*stage, error) {
 
 func stageDir(d string) bool {
 	switch d {
-	case artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec:
+	case artifact.DirSBPL, artifact.DirLandlock, artifact.DirWinJob, artifact.DirExec, artifact.DirShared:
 		return true
 	}
 	return false
@@ -450,7 +479,7 @@ func (st *stage) commit() (wait func() error, err error) {
 	if err := os.Chmod(st.dir, 0o755); err != nil {
 		return nil, err
 	}
-	// Durable once, not per file (a 1,000-tool artifact is 5,000 files):
+	// Durable once, not per file (a 1,000-tool artifact is 4,000 files):
 	// exec verifies every file it uses against hashes pinned outside the
 	// workspace, so a file a crash left torn is refused, never applied.
 	if err := syncTree(st.dir); err != nil {

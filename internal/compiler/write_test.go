@@ -11,6 +11,9 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/execplan"
+	ll "github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
+	"github.com/jp-policy/jp-policy/internal/platform"
 )
 
 // readTree returns every file under dir by slash-separated relative path.
@@ -49,7 +52,7 @@ func TestPolicyJSONStitchedIsMarshalled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := marshalJSON(res.Artifact)
+		want, err := compactJSON(res.Artifact)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,8 +125,20 @@ func TestCompileWritesWhatBuildBuilds(t *testing.T) {
 			t.Fatalf("the pin does not name %s's exec plan hash", name)
 		}
 		pl, err := execplan.Decode(got[execplan.PlanFile(name)])
-		if err != nil || pl.ExecSHA256 != artifact.SHA256Hex(got[artifact.ExecFile(name)]) {
-			t.Fatalf("%s's exec plan does not name its exec file hash (%v)", name, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The plan binds the manifests and the shared files they are
+		// completed with.
+		for plat, rel := range pl.Manifests {
+			if pl.ManifestSHA256[plat] != artifact.SHA256Hex(got[rel]) {
+				t.Fatalf("%s's exec plan does not name its %s manifest's hash", name, plat)
+			}
+		}
+		for plat, rel := range map[platform.Platform]string{platform.Linux: ll.BaseFile, platform.Darwin: sbplan.BaseFile} {
+			if pl.BaseSHA256[plat] != artifact.SHA256Hex(got[rel]) || len(got[rel]) == 0 {
+				t.Fatalf("%s's exec plan does not name the hash of %s", name, rel)
+			}
 		}
 	}
 	if res.Files != nil {

@@ -5,11 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
-
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
 )
 
 // Input is one thing the compiler read. SHA256 is empty when the input was
@@ -21,6 +18,10 @@ type Input struct {
 	SHA256 string `json:"sha256,omitempty"`
 	// Target is a symlink's canonical target ("" when broken).
 	Target string `json:"target,omitempty"`
+	// ID is a file input's identity when compile hashed it (HashFileID),
+	// "" when it has none; exec hashes the file again only when its
+	// identity now differs. Kept in the pin only: it is this machine's.
+	ID string `json:"-"`
 }
 
 // ErrStale is returned (wrapped in *StaleError) when an input changed since
@@ -57,20 +58,12 @@ func (in Input) describe() string {
 // HashFile returns the hex SHA-256 of a file, or "" when it does not exist.
 // Only a regular file is read (jpdirs.OpenRegular): a FIFO or a device
 // at an input's path is an error, never a read that blocks or never ends.
+// The file goes through the hash in pieces: exec hashes every config
+// layer on every run, and holding a large layer whole cost more in fresh
+// memory than the hashing itself.
 func HashFile(path string) (string, error) {
-	f, fi, err := jpdirs.OpenRegular(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := jpdirs.ReadAll(f, fi.Size())
-	if err != nil {
-		return "", err
-	}
-	return SHA256Hex(b), nil
+	sum, _, err := HashFileID(path, nil)
+	return sum, err
 }
 
 // EnvConfigPrefix starts JP's config variables (JP_CFG_*).

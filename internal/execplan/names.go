@@ -1,16 +1,10 @@
 package execplan
 
-import (
-	"path"
-	"strings"
-)
-
 // DirExec holds one small file per tool with everything `jp-policy exec`
-// needs for that tool (the exec plan, PlanFile, and the exec file,
-// ExecFile), so that exec reads, hashes and decodes an amount that does
-// not grow with the number of tools: the pin records each plan's hash
-// (Pin.Tools), the plan the exec file's. policy.json stays the whole
-// artifact, for JP, humans, diff and review.
+// needs for that tool (the exec plan, PlanFile), so that exec reads,
+// hashes and decodes an amount that does not grow with the number of
+// tools: the pin records each plan's hash (Pin.Tools). policy.json stays
+// the whole artifact, for JP, humans, diff and review.
 const DirExec = "exec"
 
 // ToolFileNameOK reports whether a tool name can name the artifact's
@@ -28,14 +22,4 @@ func ToolFileNameOK(name string) bool {
 		}
 	}
 	return true
-}
-
-// ExecFile is the exec file of tool, relative to the artifact directory;
-// "" for a name that cannot be a file name (so `exec -t ../x` never
-// names a path outside it).
-func ExecFile(tool string) string {
-	if !ToolFileNameOK(tool) || strings.Contains(tool, "..") {
-		return ""
-	}
-	return path.Join(DirExec, tool+".json")
 }

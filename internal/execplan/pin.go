@@ -55,12 +55,13 @@ type Pin struct {
 }
 
 // PinVersion is the pin file's format: header lines (the staleness
-// inputs among them) followed by one "<tool> <exec plan sha256>" line per
-// tool, sorted by tool name. Formats 3 and 4 kept the inputs in every
-// tool's files: their header is still read (ParsePin, so an upgrade keeps
-// the grants the user accepted), but exec refuses them (PinTool,
-// *OldPinError) until the next compile writes format 5.
-const PinVersion = 5
+// inputs among them, a file input with its identity, Input.ID) followed
+// by one "<tool> <exec plan sha256>" line per tool, sorted by tool name.
+// Formats 3 and 4 kept the inputs in every tool's files, 5 pinned plans
+// of an older format: their header is still read (ParsePin, so an
+// upgrade keeps the grants the user accepted), but exec refuses them
+// (PinTool, *OldPinError) until the next compile writes format 6.
+const PinVersion = 6
 
 // oldestPinVersion is the oldest line-based pin format ParsePinHeader
 // reads.

@@ -13,7 +13,7 @@ import (
 // fs.ErrNotExist (PinTool's NoPinError).
 func TestPinFileReadAtMatchesOSFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "pin")
-	data := []byte("jp-policy pin 5\nroot \"/ws\"\n0123456789")
+	data := []byte("jp-policy pin 6\nroot \"/ws\"\n0123456789")
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}

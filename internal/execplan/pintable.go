@@ -18,12 +18,12 @@ import (
 // not grow with the number of tools (a 10,000-tool pin is about 900 KB;
 // decoding it as a JSON map cost milliseconds per exec).
 //
-//	jp-policy pin 5
+//	jp-policy pin 6
 //	root "/home/me/ws"
 //	artifact "/home/me/ws/.jp/policy/policy.json"
 //	sha256 <hex of policy.json>
 //	grants_sha256 <hex of the grants record>   (optional)
-//	input <kind> <hex, or - when absent> "<path>"[ "<symlink target>"]
+//	input <kind> <hex, or - when absent> "<path>"[ "<symlink target>"][ @<file identity>]
 //	...                                          (one per staleness input)
 //	tools
 //	<tool> <hex of the tool's exec plan, exec/<tool>.plan>
@@ -76,7 +76,7 @@ func ParsePinHeader(r *bufio.Reader) (*Pin, int, error) {
 			}
 			break
 		}
-		if rest, ok := strings.CutPrefix(line, "input "); ok && pin.Version == PinVersion {
+		if rest, ok := strings.CutPrefix(line, "input "); ok && pin.Version >= 5 {
 			in, ok := parseInputLine(rest)
 			if !ok {
 				return nil, 0, ErrPinSyntax
@@ -144,7 +144,25 @@ func AppendInputLine(b []byte, in Input) []byte {
 		b = append(b, ' ')
 		b = strconv.AppendQuote(b, in.Target)
 	}
+	if in.ID != "" {
+		b = append(b, " @"...)
+		b = append(b, in.ID...)
+	}
 	return append(b, '\n')
+}
+
+// IDOK reports whether id is a file identity as StatID spells it: digits,
+// '-' and ':' only (the caller writes nothing else to a pin).
+func IDOK(id string) bool {
+	if id == "" {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // parseInputLine reads what follows "input " on a header line: exactly
@@ -175,17 +193,22 @@ func parseInputLine(s string) (Input, bool) {
 		return in, false
 	}
 	rest = rest[len(q):]
-	if rest == "" {
-		return in, true
+	if strings.HasPrefix(rest, ` "`) {
+		if q, err = strconv.QuotedPrefix(rest[1:]); err != nil {
+			return in, false
+		}
+		if in.Target, ok = unquoteCanonical(q); !ok || in.Target == "" {
+			return in, false
+		}
+		rest = rest[1+len(q):]
 	}
-	q, ok = strings.CutPrefix(rest, " ")
-	if !ok {
-		return in, false
+	if id, ok := strings.CutPrefix(rest, " @"); ok {
+		if !IDOK(id) {
+			return in, false
+		}
+		in.ID, rest = id, ""
 	}
-	if in.Target, ok = unquoteCanonical(q); !ok || in.Target == "" {
-		return in, false
-	}
-	return in, true
+	return in, rest == ""
 }
 
 // unquoteCanonical is strconv.Unquote of q, refusing any spelling but

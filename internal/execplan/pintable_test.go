@@ -19,7 +19,7 @@ func TestPinFormat3TableIgnored(t *testing.T) {
 	for _, c := range []struct {
 		version  string
 		wantBody bool
-	}{{"3", false}, {"4", true}, {"5", true}} {
+	}{{"3", false}, {"4", true}, {"5", true}, {"6", true}} {
 		b := "jp-policy pin " + c.version + "\nroot \"/ws\"\nartifact \"/ws/.jp/policy/policy.json\"\nsha256 " + sum + "\ntools\nt " + sum + "\n"
 		pin, body, err := ParsePinHeader(bufio.NewReader(strings.NewReader(b)))
 		if err != nil {
@@ -29,7 +29,7 @@ func TestPinFormat3TableIgnored(t *testing.T) {
 			t.Errorf("format %s: table at %d, pin %+v", c.version, body, pin)
 		}
 	}
-	for _, v := range []string{"2", "6", "05", "+5"} {
+	for _, v := range []string{"2", "7", "06", "+6"} {
 		if _, _, err := ParsePinHeader(bufio.NewReader(strings.NewReader("jp-policy pin " + v + "\nroot \"/ws\"\nartifact \"/a\"\nsha256 " + sum + "\n"))); err == nil {
 			t.Errorf("format %q header accepted", v)
 		}
@@ -46,7 +46,7 @@ func TestPinToolRefusesOldFormats(t *testing.T) {
 	if err := os.MkdirAll(parentDir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []int{3, 4} {
+	for _, v := range []int{3, 4, 5} {
 		b := "jp-policy pin " + strconv.Itoa(v) + "\nroot \"/ws\"\nartifact \"" + ap + "\"\nsha256 " + sum + "\ntools\nt " + sum + "\n"
 		if err := os.WriteFile(path, []byte(b), 0o600); err != nil {
 			t.Fatal(err)
@@ -73,12 +73,14 @@ func TestInputLines(t *testing.T) {
 		{Kind: "symlink", Path: "/ws/broken"},
 		{Kind: "approvals", Path: "/d/approvals.json", SHA256: sum},
 		{Kind: "env", Path: "JP_CFG_CONVERSATION", SHA256: sum},
+		{Kind: "layer", Path: "/ws/.jp/config.toml", SHA256: sum, ID: "2049:131:1553800:1764243000123456789:1764243000123456789"},
+		{Kind: "symlink", Path: "/ws/l", Target: "/t", ID: "1:2:3:4:5"},
 	}
 	var b []byte
 	for _, in := range ins {
 		b = AppendInputLine(b, in)
 	}
-	head := "jp-policy pin 5\nroot \"/ws\"\nartifact \"/a\"\nsha256 " + sum + "\n"
+	head := "jp-policy pin 6\nroot \"/ws\"\nartifact \"/a\"\nsha256 " + sum + "\n"
 	pin, body, err := ParsePinHeader(bufio.NewReader(strings.NewReader(head + string(b))))
 	if err != nil || body != -1 || !slices.Equal(pin.Inputs, ins) {
 		t.Fatalf("read back %+v, %d, %v", pin, body, err)
@@ -93,13 +95,17 @@ func TestInputLines(t *testing.T) {
 		"symlink - \"/p\" \"\"",         // an empty target is written as none
 		"layer - \"\"",                  // no path
 		"layer - \"/p\" \"/t\" \"/u\"",  // a third field
+		"layer - \"/p\" @",              // an empty identity
+		"layer - \"/p\" @1:x",           // not an identity
+		"layer - \"/p\"  @1:2",          // two spaces
+		"layer - \"/p\" @1:2 \"/t\"",    // the target after the identity
 	} {
 		if _, _, err := ParsePinHeader(bufio.NewReader(strings.NewReader(head + "input " + bad + "\n"))); err == nil {
 			t.Errorf("accepted input line %q", bad)
 		}
 	}
 	// A format 4 header never had input lines.
-	if _, _, err := ParsePinHeader(bufio.NewReader(strings.NewReader(strings.Replace(head, "pin 5", "pin 4", 1) + string(b)))); err == nil {
+	if _, _, err := ParsePinHeader(bufio.NewReader(strings.NewReader(strings.Replace(head, "pin 6", "pin 4", 1) + string(b)))); err == nil {
 		t.Error("format 4 header with input lines accepted")
 	}
 }

@@ -5,24 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"strings"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
-// Plan is one tool's exec plan: the first file `jp-policy exec` reads for
-// the tool, pinned (its SHA-256 is the tool's line in the pin table). It
-// binds the pin to the rest of the tool's compiled files: the exec index
-// file (ExecSHA256), which holds the hashes of the tool's platform
-// manifests. A plan depends only on the tool's compiled policy and the
-// workspace root: the staleness inputs are in the pin (Pin.Inputs), so an
-// edit of the config that leaves the tool's policy alone leaves its plan,
-// and the hash the pin records for it, the same.
+// Plan is one tool's exec plan: the one file of the artifact `jp-policy
+// exec` reads for the tool before its manifest, pinned (its SHA-256 is
+// the tool's line in the pin table). It holds the tool's part of
+// policy.json that exec needs (Exec), including the hashes of the tool's
+// platform manifests and of the shared files they are completed with. A
+// plan depends only on the tool's compiled policy and the workspace
+// root: the staleness inputs are in the pin (Pin.Inputs), so an edit of
+// the config that leaves the tool's policy alone leaves its plan, and the
+// hash the pin records for it, the same.
 type Plan struct {
 	Format int    `json:"format"`
 	Tool   string `json:"tool"`
 	Root   string `json:"root"`
-	// ExecSHA256 is the hash of the tool's exec index file
-	// (exec/<tool>.json).
-	ExecSHA256 string `json:"exec_sha256"`
-	Enabled    bool   `json:"enabled"`
+	Exec
+}
+
+// Exec is what exec needs of one tool: the fields of the tool's entry in
+// policy.json that it reads.
+type Exec struct {
+	Enabled bool `json:"enabled"`
+	Access  struct {
+		Env      []policy.EnvRule              `json:"env"`
+		Commands map[string]policy.CommandRule `json:"commands"`
+		Net      []policy.NetRule              `json:"net"`
+	} `json:"access"`
+	Manifests      map[platform.Platform]string `json:"manifests"`
+	ManifestSHA256 map[platform.Platform]string `json:"manifest_sha256"`
+	// BaseSHA256 maps a platform to the hash of the shared file its
+	// manifest is completed with; absent for one whose manifest is whole.
+	BaseSHA256 map[platform.Platform]string `json:"base_sha256,omitempty"`
 }
 
 // Rule is one Landlock path grant: Access is the kernel's access bits.
@@ -36,17 +54,19 @@ type Rule struct {
 }
 
 // PlanFile is tool's plan file, relative to the artifact directory; ""
-// for a name that cannot be a file name.
+// for a name that cannot be a file name (so `exec -t ../x` never names a
+// path outside it).
 func PlanFile(tool string) string {
-	if ExecFile(tool) == "" {
+	if !ToolFileNameOK(tool) || strings.Contains(tool, "..") {
 		return ""
 	}
 	return path.Join(DirExec, tool+".plan")
 }
 
-// PlanFormat is the plan's format; a plan of another format is
+// PlanFormat is the plan's format (4: the tool's exec data in the plan
+// itself, no separate exec file); a plan of another format is
 // ErrPlanSyntax (and cannot be pinned by a current pin anyway).
-const PlanFormat = 3
+const PlanFormat = 4
 
 // ErrPlanSyntax is a plan file this jp-policy did not write.
 var ErrPlanSyntax = errors.New("not an exec plan this jp-policy wrote")
@@ -57,7 +77,7 @@ func Encode(p *Plan) []byte {
 	q.Format = PlanFormat
 	b, err := json.Marshal(&q)
 	if err != nil {
-		panic(err) // strings and booleans always marshal
+		panic(err) // strings, booleans and rule structs always marshal
 	}
 	return append(b, '\n')
 }

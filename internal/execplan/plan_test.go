@@ -3,10 +3,19 @@ package execplan
 import (
 	"reflect"
 	"testing"
+
+	"github.com/jp-policy/jp-policy/internal/platform"
+	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 func samplePlan() *Plan {
-	return &Plan{Tool: "t", Root: "/ws", ExecSHA256: SHA256Hex([]byte("x")), Enabled: true}
+	p := &Plan{Tool: "t", Root: "/ws"}
+	p.Enabled = true
+	p.Access.Env = []policy.EnvRule{{Name: "TOKEN", Read: true}}
+	p.Manifests = map[platform.Platform]string{platform.Linux: "landlock/t.json"}
+	p.ManifestSHA256 = map[platform.Platform]string{platform.Linux: SHA256Hex([]byte("x"))}
+	p.BaseSHA256 = map[platform.Platform]string{platform.Linux: SHA256Hex([]byte("y"))}
+	return p
 }
 
 func TestPlanRoundTrip(t *testing.T) {

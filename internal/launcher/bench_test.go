@@ -127,21 +127,16 @@ func writeToolsWorkspace(b *testing.B, m *landlock.Manifest, n int) (ws, data st
 	must(b, os.WriteFile(layer, bytes.Repeat([]byte("[conversation.tools.x]\nsource = \"local\"\n# ...\n"), n*900/45), 0o644))
 	sum, err := artifact.HashFile(layer)
 	must(b, err)
-	must(b, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
-	msum, err := artifact.HashFile(filepath.Join(dir, "landlock", "t.json"))
-	must(b, err)
+	msum, bases := writeManifestFiles(b, dir, m)
 	p := &artifact.Policy{
 		Format: artifact.FormatVersion, Root: ws, Digest: "d1",
 		Inputs: []artifact.Input{{Kind: "layer", Path: layer, SHA256: sum}},
 		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: map[platform.Platform]string{platform.Linux: "landlock/t.json"},
-			ManifestSHA256: map[platform.Platform]string{platform.Linux: msum}}},
+			ManifestSHA256: map[platform.Platform]string{platform.Linux: msum}, BaseSHA256: bases}},
 	}
 	ap := filepath.Join(dir, artifact.FileName)
 	must(b, writeJSON(ap, p))
-	must(b, writeJSON(filepath.Join(dir, artifact.ExecFile("t")), artifact.ExecIndexOf(p, "t")))
-	xsum, err := artifact.HashFile(filepath.Join(dir, artifact.ExecFile("t")))
-	must(b, err)
-	plan := execplan.Encode(&execplan.Plan{Tool: "t", Root: ws, ExecSHA256: xsum, Enabled: true})
+	plan := execplan.Encode(artifact.PlanOf(p, "t"))
 	must(b, os.WriteFile(filepath.Join(dir, execplan.PlanFile("t")), plan, 0o644))
 	psum := artifact.SHA256Hex(plan)
 	tools := map[string]string{"t": psum}

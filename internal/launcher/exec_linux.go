@@ -53,7 +53,7 @@ func Exec(p *Plan) error {
 			fs = withoutMasked(p.Manifest.MaskedFS, p.Manifest.Masks)
 		}
 	}
-	sb, err := sandboxFor(p.Manifest, fs, p.ABI, p.Filter)
+	sb, err := sandboxFor(p.Manifest, fs, p.ABI, p.Filter, p.Trace)
 	if err != nil {
 		return err
 	}

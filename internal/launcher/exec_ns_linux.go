@@ -111,7 +111,7 @@ func execNamespaced(p *Plan) error {
 	}
 	// The sandbox is decided here, as kernel bits, and stage 2 only
 	// opens its paths inside the new root and applies it.
-	sb, err := sandboxFor(mm, fs, p.ABI, p.Filter)
+	sb, err := sandboxFor(mm, fs, p.ABI, p.Filter, p.Trace)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,7 @@
 package launcher
 
 import (
-	"os"
-
 	"github.com/jp-policy/jp-policy/internal/execplan"
-	"github.com/jp-policy/jp-policy/internal/learn"
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 
 	"golang.org/x/net/bpf"
@@ -17,9 +14,10 @@ import (
 
 // sandboxFor resolves m's rules, with fs as its policy grants (m.FS, or
 // m.MaskedFS under masks), for a kernel with the given ABI and the
-// seccomp program filter. Unknown rights are refused.
-func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []bpf.RawInstruction) (*Sandbox, error) {
-	s := &Sandbox{ABI: abi, HandledFS: fsRightsFor(abi), ConnectTCP: m.Net.ConnectTCP, BindTCP: m.Net.BindTCP, Filter: filter}
+// seccomp program filter, and trace, exec --denials' program (Plan.Trace),
+// installed just before it. Unknown rights are refused.
+func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter, trace []bpf.RawInstruction) (*Sandbox, error) {
+	s := &Sandbox{ABI: abi, HandledFS: fsRightsFor(abi), ConnectTCP: m.Net.ConnectTCP, BindTCP: m.Net.BindTCP, Filter: filter, Trace: trace}
 	var err error
 	if s.Baseline, err = coreRules(m.Baseline); err != nil {
 		return nil, err
@@ -34,13 +32,6 @@ func sandboxFor(m *landlock.Manifest, fs []landlock.PathRule, abi int, filter []
 		s.Scoped |= landlock.ScopeBits[sc]
 	}
 	s.Scoped &= scopesFor(abi)
-	if os.Getenv(learn.DenialsEnv) == "1" {
-		// exec --denials: its tracer (learn.RunDenials) stops at the
-		// tool's calls only, not at exec's own reading of its plan.
-		if s.Trace, err = learn.TraceFilter(); err != nil {
-			return nil, err
-		}
-	}
 	return s, nil
 }
 

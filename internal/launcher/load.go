@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,12 +13,13 @@ import (
 	"github.com/jp-policy/jp-policy/internal/platform"
 
 	"github.com/jp-policy/jp-policy/internal/artifact"
+	"github.com/jp-policy/jp-policy/internal/execplan"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/policy"
 )
 
 // leanArtifact is the part of policy.json the launcher needs when the pin
-// lists no per-tool exec files (an artifact compiled before them).
+// has no tool table (no per-tool exec plans).
 // Decoding into it skips rule origins, warnings and enforcement tables,
 // which the exec path never looks at.
 type leanArtifact struct {
@@ -31,12 +31,14 @@ type leanArtifact struct {
 }
 
 // leanTool is the part of one artifact tool the launcher needs: the same
-// fields as a tool's exec file.
+// fields as a tool's exec plan.
 type leanTool = artifact.ExecTool
 
 // located is what the artifact says about one tool on one platform.
 type located struct {
 	Manifest string // absolute path of the platform manifest
+	// Dir is the artifact's directory, where the shared files are.
+	Dir      string
 	Root     string
 	Env      []policy.EnvRule
 	Commands map[string]policy.CommandRule
@@ -44,6 +46,9 @@ type located struct {
 	// SHA256 is the manifest's hash as recorded in the pinned artifact;
 	// the manifest is read through readVerified, never trusted by path.
 	SHA256 string
+	// BaseSHA256 is the recorded hash of the shared file the manifest is
+	// completed with (landlock.BaseFile, sbpl.BaseFile), read the same way.
+	BaseSHA256 string
 }
 
 // resolveManifest reads the artifact at artifactPath for the workspace
@@ -65,7 +70,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if dataDir, err := jpdirs.UserDataDir(os.Getenv); err == nil {
 		pin, sum, err := artifact.PinTool(dataDir, root, artifactPath, tool)
 		if err == nil && sum != "" {
-			loc, err := resolveExecIndex(root, artifactPath, dataDir, pin, sum, tool, plat)
+			loc, err := resolvePlan(root, artifactPath, dataDir, pin, sum, tool, plat)
 			if errors.Is(err, artifact.ErrTampered) || errors.Is(err, artifact.ErrStale) {
 				// A compile between its swap and its pin looks like
 				// this (a new plan against the old pin, or the old
@@ -74,7 +79,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 				// changed meanwhile.
 				unlock := artifact.LockPin(dataDir, root, artifactPath, false)
 				if pin2, sum2, perr := artifact.PinTool(dataDir, root, artifactPath, tool); perr == nil && sum2 != "" && (sum2 != sum || pin2.SHA256 != pin.SHA256) {
-					loc, err = resolveExecIndex(root, artifactPath, dataDir, pin2, sum2, tool, plat)
+					loc, err = resolvePlan(root, artifactPath, dataDir, pin2, sum2, tool, plat)
 				}
 				unlock()
 			}
@@ -113,8 +118,7 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 	if a.Format != artifact.FormatVersion {
 		return nil, fmt.Errorf("%s: artifact format %d, this jp-policy reads format %d; run `jp-policy compile`", artifactPath, a.Format, artifact.FormatVersion)
 	}
-	x := &artifact.ExecIndex{Format: artifact.ExecFormatVersion, Root: a.Root}
-	if err := checkCurrent(artifactPath, root, x, a.Inputs); err != nil {
+	if err := checkCurrent(artifactPath, root, a.Root, a.Inputs); err != nil {
 		return nil, err
 	}
 	t, ok := a.Tools[tool]
@@ -122,30 +126,26 @@ func resolveManifest(root, artifactPath string, strict bool, tool string, plat p
 		sort.Strings(names)
 		return nil, &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 	}
-	x.Tool = t
-	return locatedFor(artifactPath, x, tool, plat)
+	return locatedFor(artifactPath, a.Root, &t, tool, plat)
 }
 
-// checkCurrent checks what both read paths share: the exec file's
-// format, that the artifact was compiled for this workspace root, and
-// that it is current (every input unchanged, no new layer for the working
-// directory). src names the file read, for
-// messages; inputs come from the pin (or from policy.json, which the pin
-// pins, for a pin without a tool table).
-func checkCurrent(src, root string, x *artifact.ExecIndex, inputs []artifact.Input) error {
-	if x.Format != artifact.ExecFormatVersion {
-		return fmt.Errorf("%s: exec file format %d, this jp-policy reads format %d; run `jp-policy compile`", src, x.Format, artifact.ExecFormatVersion)
-	}
-	if x.Root != root {
-		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", x.Root, root)}
+// checkCurrent checks what both read paths share: that the artifact was
+// compiled for this workspace root (recorded, as src records it) and that
+// it is current (every input unchanged, no new layer for the working
+// directory). src names the file read, for messages; inputs come from
+// the pin (or from policy.json, which the pin pins, for a pin without a
+// tool table).
+func checkCurrent(src, root, recorded string, inputs []artifact.Input) error {
+	if recorded != root {
+		return &MismatchError{Manifest: src, What: fmt.Sprintf("artifact was compiled for the workspace %s, not %s", recorded, root)}
 	}
 	return VerifyCurrent(root, inputs)
 }
 
 // locatedFor is the tool's manifest for platform and what else exec needs
-// of it, once the artifact is known to be this workspace's and current.
-func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat platform.Platform) (*located, error) {
-	t := x.Tool
+// of it, once the artifact (compiled for root) is known to be this
+// workspace's and current.
+func locatedFor(artifactPath, root string, t *artifact.ExecTool, tool string, plat platform.Platform) (*located, error) {
 	if !t.Enabled {
 		return nil, &ToolDisabledError{Tool: tool}
 	}
@@ -156,7 +156,8 @@ func locatedFor(artifactPath string, x *artifact.ExecIndex, tool string, plat pl
 	if !filepath.IsAbs(rel) {
 		rel = filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
 	}
-	return &located{Manifest: rel, Root: x.Root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net, SHA256: t.ManifestSHA256[plat]}, nil
+	return &located{Manifest: rel, Dir: filepath.Dir(artifactPath), Root: root, Env: t.Access.Env, Commands: t.Access.Commands, Net: t.Access.Net,
+		SHA256: t.ManifestSHA256[plat], BaseSHA256: t.BaseSHA256[plat]}, nil
 }
 
 // checkPin verifies policy.json against the pin compile wrote in the
@@ -200,48 +201,26 @@ func toolNotPinned(dataDir, root, artifactPath, tool string) error {
 	return &ToolNotFoundError{Tool: tool, Artifact: artifactPath, Known: names}
 }
 
-// resolveExecIndex is resolveManifest's path through the tool's exec
-// plan (pinned: want is its hash in pin, ReadPlan) and the exec
-// index file the plan pins (artifact.ExecIndex); the staleness inputs are
-// pin's.
-func resolveExecIndex(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
+// resolvePlan is resolveManifest's path through the tool's exec
+// plan (pinned: want is its hash in pin, ReadPlan); the staleness inputs
+// are pin's.
+func resolvePlan(root, artifactPath, dataDir string, pin *artifact.Pin, want, tool string, plat platform.Platform) (*located, error) {
 	pl, err := ReadPlan(artifactPath, tool, want)
 	if err != nil {
 		return nil, err
 	}
-	rel := artifact.ExecFile(tool)
-	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(rel))
-	b, err := ReadNoFollow(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &MismatchError{Manifest: path, What: "the tool's exec file listed in its exec plan is missing; run `jp-policy compile`"}
-	}
-	if errors.Is(err, ErrIsSymlink) {
-		return nil, &ArtifactLinkError{Path: path}
-	}
-	if err != nil {
+	path := filepath.Join(filepath.Dir(artifactPath), filepath.FromSlash(execplan.PlanFile(tool)))
+	if err := checkCurrent(path, root, pl.Root, pin.Inputs); err != nil {
 		return nil, err
 	}
-	if artifact.SHA256Hex(b) != pl.ExecSHA256 {
-		return nil, &artifact.TamperError{Path: path, Reason: "does not match the hash its pinned exec plan records"}
-	}
-	var x artifact.ExecIndex
-	if err := json.Unmarshal(b, &x); err != nil {
-		return nil, fmt.Errorf("%s: not a jp-policy exec file: %w", path, err)
-	}
-	if x.Root != pl.Root {
-		return nil, &MismatchError{Manifest: path, What: "exec file and exec plan are of different workspaces"}
-	}
-	if err := checkCurrent(path, root, &x, pin.Inputs); err != nil {
-		return nil, err
-	}
-	return locatedFor(artifactPath, &x, tool, plat)
+	return locatedFor(artifactPath, pl.Root, &pl.Exec, tool, plat)
 }
 
 // owns checks that a decoded manifest belongs to the tool asked for and
 // to this workspace: a manifest of another tool or workspace, with a
 // valid hash of its own, is refused the same way on every platform.
 // Which compile it belongs to needs no field of its own: its hash is in
-// the exec file (or policy.json), whose hash the pin chain holds.
+// the exec plan (or policy.json), whose hash the pin chain holds.
 func (l *located) owns(manifestRoot, manifestTool, tool string) error {
 	if manifestRoot != l.Root {
 		return &MismatchError{Manifest: l.Manifest, What: fmt.Sprintf("manifest was compiled for the workspace %s, not %s", manifestRoot, l.Root)}

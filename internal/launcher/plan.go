@@ -16,6 +16,7 @@ import (
 	"github.com/jp-policy/jp-policy/internal/artifact"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
+	sbplan "github.com/jp-policy/jp-policy/internal/plan/sbpl"
 	"github.com/jp-policy/jp-policy/internal/plan/winjob"
 	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/seccomp"
@@ -30,6 +31,11 @@ type Options struct {
 	// <workspace>/.jp/policy/policy.json.
 	Artifact string
 	Tool     string
+	// Trace, when set, is exec --denials' seccomp program: its tracer
+	// (learn.RunDenials, which started this exec) stops at the tool's
+	// calls through it, installed on the thread that execs the tool just
+	// before the tool's own filter, so none of exec's own calls stop.
+	Trace []bpf.RawInstruction
 	// Built, when set, is the plan to run instead of one read from an
 	// artifact (exec --default: RFD 075's default policy, which the
 	// caller builds with compile's emitters; see Built).
@@ -103,6 +109,8 @@ type Plan struct {
 	Filter []bpf.RawInstruction
 	// Degraded lists the clauses this kernel cannot enforce in full.
 	Degraded []Degradation
+	// Trace is Options.Trace.
+	Trace []bpf.RawInstruction
 
 	// Profile is the macOS SBPL profile path; ProfileText, when set, is
 	// an in-process profile (--default) passed inline instead.
@@ -196,7 +204,7 @@ func Prepare(o *Options) (*Plan, error) {
 	if o.Tool == "" && o.Built == nil {
 		return nil, &UsageError{Msg: "--tool is required (or --default)"}
 	}
-	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks}
+	p := &Plan{Tool: o.Tool, Platform: o.Platform, Argv: o.Argv, ABI: o.ABI, Masks: o.Masks, Trace: o.Trace}
 	var (
 		envAllow plan.Env
 		commands map[string]policy.CommandRule
@@ -239,12 +247,20 @@ func Prepare(o *Options) (*Plan, error) {
 			if err := loc.owns(m.Root, m.Tool, o.Tool); err != nil {
 				return nil, err
 			}
+			if err := joinBase(loc, m); err != nil {
+				return nil, err
+			}
 			p.Manifest = m
 			envAllow, commands = m.Env, m.Commands
 		case platform.Darwin:
 			// Pass the verified text (-p), not the path (-f): the file
 			// could change between the check and sandbox-exec reading it.
-			p.Profile, p.ProfileText = loc.Manifest, string(b)
+			// The profile is the shared base followed by the tool's file.
+			_, base, err := readBase(loc, sbplan.BaseFile)
+			if err != nil {
+				return nil, err
+			}
+			p.Profile, p.ProfileText = loc.Manifest, string(base)+string(b)
 		case platform.Windows:
 			j, err := decodeWinJob(loc.Manifest, b)
 			if err != nil {
@@ -369,6 +385,35 @@ func decodeManifest(path string, b []byte) (*landlock.Manifest, error) {
 		return nil, &MismatchError{Manifest: path, What: err.Error()}
 	}
 	return &m, nil
+}
+
+// readBase reads the shared file rel of the artifact, checked against
+// the hash the tool's (verified) exec plan records, so the pin's hash
+// chain reaches it as it reaches the manifest.
+func readBase(loc *located, rel string) (string, []byte, error) {
+	path := filepath.Join(loc.Dir, filepath.FromSlash(rel))
+	if loc.BaseSHA256 == "" {
+		return path, nil, &MismatchError{Manifest: loc.Manifest, What: "the tool's exec plan names no shared " + rel + "; refusing rather than running without the baseline"}
+	}
+	b, err := readVerified(path, loc.BaseSHA256)
+	return path, b, err
+}
+
+// joinBase completes m, a tool's Linux manifest file, with the shared
+// base (landlock.JoinBase).
+func joinBase(loc *located, m *landlock.Manifest) error {
+	path, b, err := readBase(loc, landlock.BaseFile)
+	if err != nil {
+		return err
+	}
+	var base landlock.Base
+	if err := json.Unmarshal(b, &base); err != nil {
+		return fmt.Errorf("%s: not a shared landlock base: %w; run `jp-policy compile`", path, err)
+	}
+	if err := landlock.JoinBase(m, &base); err != nil {
+		return &MismatchError{Manifest: loc.Manifest, What: err.Error()}
+	}
+	return nil
 }
 
 // degraded lists the clauses a kernel with the given ABI cannot enforce

@@ -241,11 +241,11 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	sum, err := artifact.HashFile(layer)
 	must(t, err)
 	m.Root = ws // as compile writes it: exec checks that the manifest is this workspace's
-	must(t, writeJSON(filepath.Join(dir, "landlock", "t.json"), m))
+	_, bases := writeManifestFiles(t, dir, m)
 	must(t, os.MkdirAll(filepath.Join(dir, "winjob"), 0o755))
 	must(t, writeJSON(filepath.Join(dir, "winjob", "t.json"), jobplan.Manifest{Version: jobplan.FormatVersion, Tool: "t", Root: ws, Limits: jobplan.Limits{ActiveProcessLimit: 1}, Env: plan.Env{Minimal: winjob.Minimal}}))
 	must(t, os.MkdirAll(filepath.Join(dir, "sbpl"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte("(version 1)\n(deny default)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "sbpl", "t.sb"), []byte(";; the tool's own rules\n"), 0o644))
 	manifests := map[platform.Platform]string{platform.Linux: "landlock/t.json", platform.Darwin: "sbpl/t.sb", platform.Windows: "winjob/t.json"}
 	sums := map[platform.Platform]string{}
 	for plat, rel := range manifests {
@@ -256,7 +256,7 @@ func writeArtifact(t *testing.T, m *landlock.Manifest) (ws string) {
 	p := artifact.Policy{
 		Format: artifact.FormatVersion, Root: ws, Digest: "d1",
 		Inputs: []artifact.Input{{Kind: "layer", Path: layer, SHA256: sum}},
-		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: manifests, ManifestSHA256: sums,
+		Tools: map[string]*artifact.Tool{"t": {Enabled: true, Manifests: manifests, ManifestSHA256: sums, BaseSHA256: bases,
 			Access: policy.AccessPolicy{Env: []policy.EnvRule{{Name: "TOKEN", Read: true}}}}},
 	}
 	path := filepath.Join(dir, artifact.FileName)
@@ -302,6 +302,10 @@ func TestPrepareFromArtifact(t *testing.T) {
 		case platform.Darwin:
 			if p.Profile != filepath.Join(ws, ".jp", "policy", "sbpl", "t.sb") {
 				t.Errorf("darwin profile %q", p.Profile)
+			}
+			// The shared base, then the tool's own rules.
+			if p.ProfileText != "(version 1)\n(deny default)\n;; the tool's own rules\n" {
+				t.Errorf("darwin profile text %q", p.ProfileText)
 			}
 			if strings.Join(p.Env, ",") != "TOKEN=1" {
 				t.Errorf("darwin env %q: the artifact's env rules grant TOKEN", p.Env)

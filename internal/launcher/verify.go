@@ -11,8 +11,9 @@ import (
 )
 
 // VerifyCurrent checks that an artifact compiled for root is current:
-// every file and symlink input unchanged (hashed again: crypto/sha256 of
-// a workspace's config layers costs little next to the rest of a run),
+// every file and symlink input unchanged (a file is hashed again unless
+// its identity is the one compile recorded with its hash, which no change
+// of the file keeps: execplan.HashFileID),
 // every "env" input equal to this process's variable, and no `.jp.*`
 // layer added or lost on the way from root to the working directory. A
 // stale artifact is an *execplan.StaleError or a *LayerChainError (both
@@ -38,6 +39,9 @@ func envInputHash(name string) string {
 // and checks "env" inputs against this process's environment.
 func verifyInputs(inputs []execplan.Input) error {
 	err := execplan.VerifyInputs(inputs, func(in execplan.Input) (string, error) {
+		if in.ID != "" && execplan.StatID(in.Path) == in.ID {
+			return in.SHA256, nil
+		}
 		if in.Kind == "candidate" && in.SHA256 == "" {
 			// A candidate that appeared as a directory (the directory an
 			// extends glob searches, config.Loaded.GlobDirs) is a change

@@ -4,16 +4,18 @@
 // `conversation.tools.<tool>.access` rules in JP's own config language
 // (docs/learn.md).
 //
-// Observation is ptrace driven by a seccomp filter (Linux only, no cgo, no
-// root): the command is started through a small stub (a re-exec of the
-// jp-policy binary) that sets no_new_privs, installs a filter answering
-// SECCOMP_RET_TRACE for the file and connect system calls and RET_ALLOW
-// for every other, and execs the command. The tracer then stops the
-// command only at those calls, reads their arguments from the command's
-// memory, resolves them against the calling thread's working directory or
-// directory descriptor, and records each one that succeeded. A
-// PTRACE_SYSCALL-only tracer would stop at every system call; the filter
-// keeps reads, writes, futexes and mmaps of an ordinary build out of it.
+// Observation is a seccomp filter (Linux only, no cgo, no root) that picks
+// out the file and connect system calls and lets every other call go:
+// reads, writes, futexes and mmaps of an ordinary build never reach the
+// observer. learn installs it on a thread of its own that then starts the
+// command, and answers each picked call as a seccomp user notification:
+// it reads the arguments from the command's memory, resolves them against
+// the calling thread's working directory or directory descriptor, judges
+// from the file system whether the call will find its path, and lets the
+// call go on as made. exec --denials needs each call's error, which a
+// notification never reports: there exec installs the same filter with
+// SECCOMP_RET_TRACE, and a ptrace tracer reads each call at its entry and
+// its result at its exit.
 //
 // Learning is not a sandbox: the command runs with the user's own rights,
 // as firejail's --build and aa-genprof run theirs. The user runs learn on

@@ -17,19 +17,14 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
-
-	"github.com/jp-policy/jp-policy/internal/seccomp"
 )
 
 // foreignABI is the SECCOMP_RET_DATA of a traced call of another ABI.
 const foreignABI = 1
-
-// stubMarker is argv[1] of the re-exec that installs the trace filter
-// and execs the command (StubMain).
-const stubMarker = "__jp-policy-learn-stub__"
 
 // kind is how the tracer reads one traced system call.
 type kind uint8
@@ -127,71 +122,44 @@ func TraceFilter() ([]bpf.RawInstruction, error) {
 	if err := Supported(); err != nil {
 		return nil, err
 	}
-	return traceProgram()
+	return traceProgram(retTrace)
 }
 
-// traceProgram is the stub's seccomp filter: SECCOMP_RET_TRACE for every
-// call the tracer reads, for any call of a foreign architecture or ABI
-// (so none slips past unseen), SECCOMP_RET_ALLOW for the rest.
-func traceProgram() ([]bpf.RawInstruction, error) {
-	const (
-		retTrace = 0x7ff00000
-		retAllow = 0x7fff0000
-	)
+// seccomp filter actions (linux/seccomp.h).
+const (
+	retTrace     = 0x7ff00000 // SECCOMP_RET_TRACE: a ptrace stop (exec --denials)
+	retUserNotif = 0x7fc00000 // SECCOMP_RET_USER_NOTIF: a notification (learn)
+	retAllow     = 0x7fff0000
+)
+
+// traceProgram is the observed command's seccomp filter: ret for every
+// call the observer reads and for any call of a foreign architecture or
+// ABI (so none slips past unseen; with SECCOMP_RET_TRACE it carries
+// foreignABI), SECCOMP_RET_ALLOW for the rest.
+func traceProgram(ret uint32) ([]bpf.RawInstruction, error) {
 	calls := append(append([]call(nil), commonCalls...), archCalls...)
 	// seccomp_data: nr (u32) at 0, arch (u32) at 4.
-	// A call of another ABI is traced with data 1: the tracer cannot read
-	// its arguments with this ABI's numbers, so it reports the run as
-	// not fully observed.
+	// A call of another ABI is picked too (with data 1 for a ptrace
+	// tracer; a notification carries the architecture and number): the
+	// observer cannot read its arguments with this ABI's numbers, so it
+	// reports the run as not fully observed.
 	prog := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
-		bpf.RetConstant{Val: retTrace | foreignABI},
+		bpf.RetConstant{Val: ret | foreignABI},
 		bpf.LoadAbsolute{Off: 0, Size: 4},
 	}
 	if x32Bit != 0 {
 		prog = append(prog,
 			bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: x32Bit, SkipTrue: 1},
-			bpf.RetConstant{Val: retTrace | foreignABI})
+			bpf.RetConstant{Val: ret | foreignABI})
 	}
 	for i, c := range calls {
-		// Jump to the shared RET_TRACE after the list on a match.
+		// Jump to the shared ret after the list on a match.
 		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(c.nr), SkipTrue: uint8(len(calls) - i)})
 	}
-	prog = append(prog, bpf.RetConstant{Val: retAllow}, bpf.RetConstant{Val: retTrace})
+	prog = append(prog, bpf.RetConstant{Val: retAllow}, bpf.RetConstant{Val: ret})
 	return bpf.Assemble(prog)
-}
-
-// StubMain runs the stub when this process is one and never returns
-// then; otherwise it returns at once. Call it first thing in main.
-func StubMain() {
-	if len(os.Args) < 3 || os.Args[1] != stubMarker {
-		return
-	}
-	// The filter belongs to the thread that installs it; that thread
-	// execs the command.
-	runtime.LockOSThread()
-	err := stub(os.Args[2:])
-	fmt.Fprintf(os.Stderr, "jp-policy learn: %v\n", err)
-	os.Exit(127)
-}
-
-func stub(argv []string) error {
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	prog, err := traceProgram()
-	if err != nil {
-		return err
-	}
-	if err := seccomp.Install(prog); err != nil {
-		return err
-	}
-	return unix.Exec(path, argv, os.Environ())
 }
 
 // Result is how an observed run ended.
@@ -215,9 +183,10 @@ type pending struct {
 	exist bool // mkdir: EEXIST counts as the directory it would create
 }
 
-// tracer is the state of one observed run. Every method runs on the one
-// locked OS thread that started the command: ptrace requests must come
-// from the tracer thread.
+// tracer is the state of one observed run. Its methods run on one
+// goroutine at a time: under ptrace (exec --denials) on the locked OS
+// thread that started the command, as ptrace requests must come from the
+// tracer thread; under learn on the goroutine that answers notifications.
 type tracer struct {
 	kinds   map[uint64]kind
 	pending map[int]*pending
@@ -257,66 +226,82 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 	if len(argv) == 0 {
 		return nil, errors.New("no command")
 	}
-	// Signals the terminal sends go to the command; the tracer stays to
-	// report what it did.
+	// Signals the terminal sends go to the command; the observer stays
+	// to report what it did.
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	// The stub is this binary again, named as it was invoked (a binary
-	// that dispatches on its name, as a test binary does, finds its way).
-	bin, args := "/proc/self/exe", append([]string{os.Args[0], stubMarker}, argv...)
-	if denials {
-		// No stub: the command is `jp-policy exec`, which installs the
-		// filter itself on the thread that execs the tool (DenialsEnv).
-		var err error
-		if bin, err = exec.LookPath(argv[0]); err != nil {
-			return nil, err
-		}
-		args, env = argv, append(slices.Clone(env), DenialsEnv+"=1")
-	}
-	pid, err := syscall.ForkExec(bin, args, &syscall.ProcAttr{
-		Dir: dir,
-		Env: env,
-		// The command's own output goes to stderr: stdout is the
-		// proposal's, so `jp-policy learn ... > proposal.toml` holds
-		// only TOML. Under exec --denials stdout stays the command's.
-		Files: []uintptr{0, stdoutFor(denials), 2},
-		Sys:   &syscall.SysProcAttr{Ptrace: true},
-	})
+	bin, err := exec.LookPath(argv[0])
 	if err != nil {
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+		return nil, err
 	}
 	t := &tracer{
 		denials: denials,
 		lookup:  lookup,
 		kinds:   callKinds(),
 		pending: map[int]*pending{},
-		known:   map[int]bool{pid: true},
+		known:   map[int]bool{},
 		dnsFDs:  map[[2]int]bool{},
 		names:   map[string]bool{},
 		dirs:    map[string]string{},
 		denied:  map[denialKey]bool{},
 	}
-	// The stub stops at its own execve (PTRACE_TRACEME).
-	var ws unix.WaitStatus
-	if _, err := wait4(pid, &ws); err != nil {
+	var code int
+	if denials {
+		code, err = t.runTraced(bin, argv, dir, env)
+	} else {
+		code, err = t.runNotify(bin, argv, dir, env)
+	}
+	if err != nil {
 		return nil, err
 	}
+	// Only learn, which runs a command the user trusts, looks names up:
+	// under exec --denials the command is a sandboxed tool, and a lookup
+	// of a name it chose, made from out here, would carry data past a
+	// sandbox that gives it no network (DNS exfiltration).
+	if !t.denials && t.lookup != nil {
+		t.resolveNames()
+	}
+	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
+}
+
+// runTraced runs `jp-policy exec` (argv, found at bin) under ptrace for
+// exec --denials, and returns its exit status once it and every process
+// it started have ended. exec installs the trace filter itself on the
+// thread that execs the tool (DenialsEnv), so the tracer stops at the
+// tool's calls and at none of exec's own.
+func (t *tracer) runTraced(bin string, argv []string, dir string, env []string) (int, error) {
+	// ptrace requests must come from the thread that started the command.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	pid, err := syscall.ForkExec(bin, argv, &syscall.ProcAttr{
+		Dir:   dir,
+		Env:   append(slices.Clone(env), DenialsEnv+"=1"),
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Ptrace: true},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	t.known[pid] = true
+	// exec stops at its own execve (PTRACE_TRACEME).
+	var ws unix.WaitStatus
+	if _, err := wait4(pid, &ws); err != nil {
+		return 0, err
+	}
 	if !ws.Stopped() {
-		return nil, fmt.Errorf("the observed command did not start (status %v)", ws)
+		return 0, fmt.Errorf("the observed command did not start (status %v)", ws)
 	}
 	opts := unix.PTRACE_O_TRACESECCOMP | unix.PTRACE_O_TRACEFORK | unix.PTRACE_O_TRACEVFORK |
 		unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_TRACESYSGOOD | unix.PTRACE_O_EXITKILL
 	if err := unix.PtraceSetOptions(pid, opts); err != nil {
 		unix.Kill(pid, unix.SIGKILL)
-		return nil, fmt.Errorf("ptrace(PTRACE_SETOPTIONS): %w", err)
+		return 0, fmt.Errorf("ptrace(PTRACE_SETOPTIONS): %w", err)
 	}
 	if err := unix.PtraceCont(pid, 0); err != nil {
 		unix.Kill(pid, unix.SIGKILL)
-		return nil, fmt.Errorf("ptrace(PTRACE_CONT): %w", err)
+		return 0, fmt.Errorf("ptrace(PTRACE_CONT): %w", err)
 	}
 	code := -1
 	for {
@@ -326,7 +311,7 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 		}
 		if err != nil {
 			unix.Kill(pid, unix.SIGKILL)
-			return nil, err
+			return 0, err
 		}
 		switch {
 		case ws.Exited() || ws.Signaled():
@@ -359,16 +344,9 @@ func run(argv []string, dir string, env []string, denials bool, lookup lookupFun
 		}
 	}
 	if code < 0 {
-		return nil, errors.New("lost the observed command's exit status")
+		return 0, errors.New("lost the observed command's exit status")
 	}
-	// Only learn, which runs a command the user trusts, looks names up:
-	// under exec --denials the command is a sandboxed tool, and a lookup
-	// of a name it chose, made from out here, would carry data past a
-	// sandbox that gives it no network (DNS exfiltration).
-	if !t.denials && t.lookup != nil {
-		t.resolveNames()
-	}
-	return &Result{ExitCode: code, Obs: t.obs, ForeignABI: t.foreign}, nil
+	return code, nil
 }
 
 func wait4(pid int, ws *unix.WaitStatus) (int, error) {
@@ -407,10 +385,14 @@ func (t *tracer) stop(tid int, ws unix.WaitStatus) {
 		t.exit(tid)
 		unix.PtraceCont(tid, 0)
 	case sig == unix.SIGTRAP && ws.TrapCause() == unix.PTRACE_EVENT_SECCOMP:
-		if data, err := unix.PtraceGetEventMsg(tid); err == nil && data == foreignABI {
-			t.foreign = true
-		} else {
-			t.enter(tid)
+		if info, ok := syscallInfo(tid); ok && info.op == unix.PTRACE_SYSCALL_INFO_SECCOMP {
+			if info.retData == foreignABI {
+				t.foreign = true
+			} else {
+				if p := t.enter(tid, info.nr, info.args); p != nil {
+					t.pending[tid] = p
+				}
+			}
 		}
 		if t.pending[tid] != nil {
 			unix.PtraceSyscall(tid, 0)
@@ -444,23 +426,57 @@ func (t *tracer) stop(tid int, ws unix.WaitStatus) {
 	}
 }
 
-// regs reads tid's registers; false when the thread is gone.
-func regs(tid int) (unix.PtraceRegs, bool) {
-	var r unix.PtraceRegs
-	return r, unix.PtraceGetRegs(tid, &r) == nil
+// ptraceSyscallInfo is struct ptrace_syscall_info (linux/ptrace.h) at a
+// seccomp stop or a syscall-exit stop, the two stops the tracer reads.
+type ptraceSyscallInfo struct {
+	Op   uint8
+	_    [3]uint8
+	Arch uint32
+	IP   uint64
+	SP   uint64
+	// The union: seccomp {nr, args[6], ret_data} or exit {rval, is_error}.
+	U [8]uint64
 }
 
-// enter reads a traced call at its entry and keeps what its exit needs.
-func (t *tracer) enter(tid int) {
-	r, ok := regs(tid)
-	if !ok {
-		return
+// stopInfo is what the tracer reads of a stop's system call.
+type stopInfo struct {
+	op      uint8
+	nr      uint64
+	args    [6]uint64
+	retData uint32
+	rval    int64
+}
+
+// syscallInfo reads tid's system call at its stop with one request
+// (PTRACE_GET_SYSCALL_INFO): the number, the arguments and the filter's
+// SECCOMP_RET_DATA at a seccomp stop, the result at a syscall-exit stop.
+// false when the thread is gone.
+func syscallInfo(tid int) (stopInfo, bool) {
+	var raw ptraceSyscallInfo
+	_, _, errno := unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_GET_SYSCALL_INFO, uintptr(tid),
+		unsafe.Sizeof(raw), uintptr(unsafe.Pointer(&raw)), 0, 0)
+	if errno != 0 {
+		return stopInfo{}, false
 	}
-	k, ok := t.kinds[sysNr(&r)]
-	if !ok {
-		return
+	in := stopInfo{op: raw.Op}
+	switch raw.Op {
+	case unix.PTRACE_SYSCALL_INFO_SECCOMP:
+		in.nr = raw.U[0]
+		copy(in.args[:], raw.U[1:7])
+		in.retData = uint32(raw.U[7])
+	case unix.PTRACE_SYSCALL_INFO_EXIT:
+		in.rval = int64(raw.U[0])
 	}
-	a := sysArgs(&r)
+	return in, true
+}
+
+// enter reads a traced call at its entry and returns what its outcome
+// decides; nil when there is nothing to record whatever the outcome.
+func (t *tracer) enter(tid int, nr uint64, a [6]uint64) *pending {
+	k, ok := t.kinds[nr]
+	if !ok {
+		return nil
+	}
 	p := &pending{kind: k, dnsFD: -1}
 	fd := func(i int) int { return int(int32(a[i])) }
 	path := func(dirfd int, i int) (string, bool) {
@@ -491,7 +507,7 @@ func (t *tracer) enter(tid int) {
 			flags = readU64(tid, a[2])
 		}
 		if !ok {
-			return
+			return nil
 		}
 		p.fa = openAccesses(t, name, flags)
 	case kExecve:
@@ -539,7 +555,7 @@ func (t *tracer) enter(tid int) {
 			to, ok2 = path(fd(2), 3)
 		}
 		if !ok1 || !ok2 {
-			return
+			return nil
 		}
 		dst := t.canon(to, false)
 		toOp := OpCreate
@@ -563,7 +579,7 @@ func (t *tracer) enter(tid int) {
 		}
 	case kFchmodat, kFchownat, kUtimensat:
 		if a[1] == 0 {
-			return // utimensat(fd, NULL, ...): the descriptor's file, opened before
+			return nil // utimensat(fd, NULL, ...): the descriptor's file, opened before
 		}
 		// fchmodat(2) has no flags argument: it always follows.
 		follow := true
@@ -586,7 +602,7 @@ func (t *tracer) enter(tid int) {
 		if !t.denials {
 			t.dnsQuery(tid, k, fd(0), a)
 		}
-		return
+		return nil
 	}
 	if p.conn == nil && p.dnsFD < 0 && systemRead(p.fa) {
 		// The loader's and the system's own files, read: exec's
@@ -594,11 +610,12 @@ func (t *tracer) enter(tid int) {
 		// --denials has anything to say, and the call's exit is not
 		// worth a second stop (every dynamically linked program opens
 		// a dozen of them).
-		return
+		return nil
 	}
 	if p.fa != nil || p.conn != nil || p.dnsFD >= 0 {
-		t.pending[tid] = p
+		return p
 	}
+	return nil
 }
 
 // systemPrefixes hold the system's programs and libraries and kernel
@@ -625,18 +642,23 @@ func systemRead(fa []FileAccess) bool {
 	return true
 }
 
-// exit records tid's pending call if it succeeded.
+// exit records tid's pending call by its result.
 func (t *tracer) exit(tid int) {
 	p := t.pending[tid]
 	delete(t.pending, tid)
 	if p == nil {
 		return
 	}
-	r, ok := regs(tid)
-	if !ok {
+	info, ok := syscallInfo(tid)
+	if !ok || info.op != unix.PTRACE_SYSCALL_INFO_EXIT {
 		return
 	}
-	ret := sysRet(&r)
+	t.record(tid, p, info.rval)
+}
+
+// record keeps tid's call p by its result ret (0 or more, or -errno):
+// under --denials if it was refused, otherwise if it succeeded.
+func (t *tracer) record(tid int, p *pending, ret int64) {
 	switch {
 	case p.dnsFD >= 0:
 		if ret == 0 || ret == -int64(unix.EINPROGRESS) {
@@ -844,13 +866,4 @@ func hiddenHere(fa FileAccess) bool {
 		return unix.Stat(filepath.Dir(fa.Path), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR
 	}
 	return false
-}
-
-// stdoutFor is the descriptor the observed command writes its standard
-// output to: learn's stderr, or under --denials the caller's stdout.
-func stdoutFor(denials bool) uintptr {
-	if denials {
-		return 1
-	}
-	return 2
 }

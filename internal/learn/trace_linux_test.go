@@ -19,12 +19,6 @@ import (
 	"golang.org/x/net/dns/dnsmessage"
 )
 
-// The test binary is its own stub, as jp-policy is.
-func TestMain(m *testing.M) {
-	StubMain()
-	os.Exit(m.Run())
-}
-
 func observe(t *testing.T, dir string, argv ...string) *Result {
 	t.Helper()
 	if err := Supported(); err != nil {
@@ -141,6 +135,31 @@ wait'`)
 	}
 }
 
+// TestTraceOrphan: the run lasts until the last process the command
+// started has ended, one that outlives the command (reparented to learn,
+// its subreaper) included: what it does after the command exits is
+// observed, and the exit status is still the command's.
+func TestTraceOrphan(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.WriteFile(filepath.Join(dir, "late.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The orphan reads once its parent has exited (whenever it runs,
+	// learn waits for it: no timing decides the outcome).
+	res := observe(t, dir, sh, "-c", `sh -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; cat late.txt' orphan $$ &
+exit 5`)
+	if res.ExitCode != 5 {
+		t.Errorf("exit code %d, want the command's 5", res.ExitCode)
+	}
+	if !has(res.Obs, filepath.Join(dir, "late.txt"), OpRead) {
+		t.Error("a read by a process that outlived the command was not observed")
+	}
+}
+
 // TestHelperReadFile is run by TestTraceThreadsAndDepth under the tracer.
 func TestHelperReadFile(t *testing.T) {
 	if os.Getenv("JP_POLICY_LEARN_HELPER") == "" {
@@ -155,7 +174,7 @@ func TestHelperReadFile(t *testing.T) {
 }
 
 // TestTraceConnect: a TCP connect to a local listener is recorded with
-// its address and port; a refused one is not.
+// its address and port.
 func TestTraceConnect(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -268,5 +287,52 @@ func TestDenialsResolveNothing(t *testing.T) {
 		if denials && len(asked) > 0 {
 			t.Errorf("exec --denials looked up %q", asked)
 		}
+	}
+}
+
+// TestNotifyListenerStaysWithLearn: the observed command must not hold
+// the filter's listener (with it, it could answer its own calls and
+// blind learn), and the filter stays on the one thread that started the
+// command: learn's other threads run unfiltered. Positive control: the
+// command's descriptor listing is read (it shows its standard ones).
+func TestNotifyListenerStaysWithLearn(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	res := observe(t, dir, sh, "-c", `exec 3>fds.txt; ls -l /proc/$$/fd >&3`)
+	if res.ExitCode != 0 {
+		t.Fatalf("exit code %d", res.ExitCode)
+	}
+	fds, err := os.ReadFile(filepath.Join(dir, "fds.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(fds), "fds.txt") {
+		t.Fatalf("the listing does not show the command's own descriptors:\n%s", fds)
+	}
+	if strings.Contains(string(fds), "seccomp") {
+		t.Errorf("the command holds a seccomp listener:\n%s", fds)
+	}
+	// Threads of this process under a filter: at most the one that
+	// started the command, if the runtime parked it (the main thread)
+	// instead of ending it.
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filtered := 0
+	for _, task := range tasks {
+		st, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		if strings.Contains(string(st), "\nSeccomp:\t2\n") {
+			filtered++
+		}
+	}
+	if filtered > 1 {
+		t.Errorf("%d threads of learn carry a seccomp filter, want at most the starting one", filtered)
 	}
 }

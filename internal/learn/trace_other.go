@@ -5,6 +5,8 @@ package learn
 import (
 	"errors"
 	"runtime"
+
+	"golang.org/x/net/bpf"
 )
 
 // Result is how an observed run ended.
@@ -16,11 +18,8 @@ type Result struct {
 
 // Supported reports whether this build can observe a command.
 func Supported() error {
-	return errors.New("learn observes commands with ptrace and seccomp, which only Linux has (not " + runtime.GOOS + ")")
+	return errors.New("learn observes commands with seccomp, which only Linux has (not " + runtime.GOOS + ")")
 }
-
-// StubMain returns: there is no stub off Linux.
-func StubMain() {}
 
 // Run refuses off Linux.
 func Run([]string, string, []string) (*Result, error) { return nil, Supported() }
@@ -30,3 +29,6 @@ func RunDenials([]string, string, []string) (*Result, error) { return nil, Suppo
 
 // DenialsEnv is exec --denials' variable (trace_linux.go).
 const DenialsEnv = "JP_POLICY_DENIALS_TRACE"
+
+// TraceFilter refuses off Linux.
+func TraceFilter() ([]bpf.RawInstruction, error) { return nil, Supported() }

@@ -11,7 +11,7 @@ import (
 var ruleJP140 = Rule{
 	ID: "JP140", Name: "tool-name-refused", Severity: diag.Error, Suppressible: false,
 	Title: "A local tool's name cannot name its files in the compiled policy",
-	Description: "compile writes a manifest and an exec file per local tool, named after the tool, so a local tool's name must be a file name on every platform: " +
+	Description: "compile writes a manifest and an exec plan per local tool, named after the tool, so a local tool's name must be a file name on every platform: " +
 		"ASCII letters, digits, `_`, `.` and `-`, not starting with `.` or `-`. " +
 		"A name such as `fmt/go`, one with spaces, or one holding control characters (which would also reach terminals and reports as escape sequences) makes compile fail; " +
 		"this rule reports it where the name is written, so lint fails where compile would.",

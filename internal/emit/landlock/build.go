@@ -2,6 +2,7 @@ package landlock
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,11 +67,12 @@ func Build(t emit.Tool) (*ll.Manifest, error) {
 	}
 	m.Seccomp = SeccompSpec(m.Net)
 
-	var cl []plan.Clause
-	for _, r := range all {
+	byIndex := slices.Clone(all)
+	sort.SliceStable(byIndex, func(a, b int) bool { return byIndex[a].Index < byIndex[b].Index })
+	cl := make([]plan.Clause, 0, len(all)+48)
+	for _, r := range byIndex {
 		cl = append(cl, fsClause(r, notes[r.Index], all, guards))
 	}
-	sort.SliceStable(cl, func(a, b int) bool { return fsIndex(cl[a].ID) < fsIndex(cl[b].ID) })
 	if len(guards) > 0 {
 		var ps []string
 		for _, g := range guards {
@@ -82,18 +84,13 @@ func Build(t emit.Tool) (*ll.Manifest, error) {
 			How: "the Landlock split: each keeps only read (and execute), and the directory holding it keeps only that directly in it, so it cannot be created, replaced, renamed or deleted (on the namespaced path an existing one is a read-only bind too, ns.protected); below ABI 3 truncate(2) is not restricted",
 		})
 	}
-	cl = append(cl, plan.Clause{
-		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
-		Status: plan.Enforced, MinABI: ABITruncate,
-		How: "below ABI 3 truncate(2) is not restricted",
-	})
+	cl = append(cl, defaultClause)
 	cl = append(cl, baselineClauses()...)
 	cl = append(cl, overlapClauses(live)...)
 	cl = append(cl, netClauses(np)...)
 	cl = append(cl, SeccompClauses(*m.Seccomp)...)
+	cl = append(cl, scopeClauses...)
 	cl = append(cl,
-		plan.Clause{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
-		plan.Clause{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
 		envClause(t.Access.Env),
 		commandsClause(t.Access.Commands),
 	)
@@ -106,6 +103,19 @@ func Build(t emit.Tool) (*ll.Manifest, error) {
 	}
 	return m, nil
 }
+
+// defaultClause and scopeClauses read the same for every tool (Base).
+var (
+	defaultClause = plan.Clause{
+		ID: "fs.default", What: "paths that no rule and no baseline entry names are denied",
+		Status: plan.Enforced, MinABI: ABITruncate,
+		How: "below ABI 3 truncate(2) is not restricted",
+	}
+	scopeClauses = []plan.Clause{
+		{ID: "scope.signal", What: "no signals to processes outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
+		{ID: "scope.abstract_unix_socket", What: "no connections to abstract unix sockets outside the sandbox", Status: plan.Enforced, MinABI: ABIScope},
+	}
+)
 
 // ProgramRule is the grant a launcher adds for the program it starts when
 // no fs rule or baseline entry already lets it run: execute, plus read so
@@ -145,12 +155,6 @@ func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []ll.PathRule) {
 		g = []ll.PathRule{}
 	}
 	return out, g
-}
-
-func fsIndex(id string) int {
-	var i int
-	fmt.Sscanf(id, "fs[%d]", &i)
-	return i
 }
 
 func fsClause(r emit.AbsRule, n *ruleNote, all []emit.AbsRule, guards []emit.AbsRule) plan.Clause {

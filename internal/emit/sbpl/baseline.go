@@ -104,22 +104,21 @@ var services = []entry{
 	{`(global-name "com.apple.SecurityServer")`, "Security framework's keychain-less trust queries", srcCodexNet},
 }
 
-// baseline is what any program needs to start on macOS under
+// The baseline is what any program needs to start on macOS under
 // (deny default), given the host facts the compiler found: dyld reads
 // the shared cache and system libraries, libc asks opendirectoryd for the
 // user record, Security asks trustd to verify TLS, the xcrun shims run
 // tools from the developer directory, and everything logs. Reads outside
 // these and the tool's grants stay denied: Codex and Chromium both read
 // the whole disk; this baseline reads only what starting a program needs.
-// A function, not a package-level value: its strings are built with
-// quoted paths, which would be init work at every jp-policy start.
-//
-// outside is a filter that excludes the workspace and every grant
-// ("" when there is nothing to exclude): the entries whose paths come
-// from the run or the user (the scratch directory, the program, git's
-// user config) reach nothing the policy speaks about, so inside the
-// workspace and the grants the policy alone decides.
-func baseline(devDir, home, outside string) []group {
+// Functions, not package-level values: their strings are built with
+// quoted paths, which would be init work at every jp-policy start. It
+// comes in two parts: staticBaseline, the same for every tool of a host
+// (stored once in the artifact, Base), and toolBaseline.
+
+// staticBaseline is the part of the baseline that is the same for every
+// tool of a host.
+func staticBaseline(devDir string) []group {
 	var sys strings.Builder
 	for _, n := range sysctls {
 		sys.WriteString(" (sysctl-name " + Quote(n) + ")")
@@ -132,16 +131,7 @@ func baseline(devDir, home, outside string) []group {
 		svc.WriteString("\n  " + s.rule + " ; " + s.why + " [" + s.src + "]")
 	}
 	dev := Quote(devDir)
-	only := func(f string) string {
-		if outside == "" {
-			return f
-		}
-		return "(require-all " + f + " " + outside + ")"
-	}
-	param := func(name string) string { return `(param "` + name + `")` }
-	prog := only(`(literal `+param(sbplan.ProgramParam)+`)`) + " " + only(`(literal `+param(sbplan.ProgramRealParam)+`)`)
-	tmp := only(`(subpath ` + param(sbplan.TmpDirParam) + `)`)
-	gs := []group{
+	return []group{
 		{"baseline.process", "fork, inspect and signal processes of the same sandbox; read CPU and OS sysctls; POSIX semaphores; host statistics", []entry{
 			{`(allow process-fork)`, "shells and build tools fork", srcCodex},
 			{`(allow process-info* (target same-sandbox))`, "ps, wait and rusage of the tool's own processes only", srcCodex},
@@ -186,6 +176,26 @@ func baseline(devDir, home, outside string) []group {
 		{"baseline.services", "the system services libc, Foundation and Security use: user lookup, logging, notifications, preferences, temporary directories, TLS trust", []entry{
 			{`(allow mach-lookup` + svc.String() + "\n)", "one line per service, each with its reason and precedent", srcChromium + ", " + srcCodexPlatform},
 		}},
+	}
+}
+
+// toolBaseline is the part of the baseline that depends on the tool and
+// the user's home. outside is a filter that excludes the workspace and
+// every grant ("" when there is nothing to exclude): the entries whose
+// paths come from the run or the user (the scratch directory, the
+// program, git's user config) reach nothing the policy speaks about, so
+// inside the workspace and the grants the policy alone decides.
+func toolBaseline(home, outside string) []group {
+	only := func(f string) string {
+		if outside == "" {
+			return f
+		}
+		return "(require-all " + f + " " + outside + ")"
+	}
+	param := func(name string) string { return `(param "` + name + `")` }
+	prog := only(`(literal `+param(sbplan.ProgramParam)+`)`) + " " + only(`(literal `+param(sbplan.ProgramRealParam)+`)`)
+	tmp := only(`(subpath ` + param(sbplan.TmpDirParam) + `)`)
+	gs := []group{
 		{"baseline.tmp", "a private scratch directory for this run, passed as TMPDIR", []entry{
 			{`(allow file-read* ` + tmp + `)`, "here-documents, Python's tempfile, compilers", srcCodex},
 			{`(allow file-write* ` + tmp + `)`, "the tool creates and removes its temporary files", srcCodex},

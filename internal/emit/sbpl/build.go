@@ -26,23 +26,63 @@ var (
 // Build renders the sandbox-exec profile for one tool and the clause list
 // saying how macOS enforces each part of its policy. The output is a pure
 // function of t: no timestamps, no map order, nothing read from disk.
+//
+// The profile starts with Base's text, which is the same for every tool
+// with the same developer directory: the artifact stores it once
+// (sbplan.BaseFile) and each tool's file holds the rest (BuildWith's
+// caller strips the base).
 func Build(t emit.Tool) ([]byte, []plan.Clause, error) {
+	devDir := t.DeveloperDir
+	if devDir == "" {
+		devDir = DefaultDeveloperDir
+	}
+	return BuildWith(t, NewBase(devDir))
+}
+
+// Base is the start of every profile for one developer directory: the
+// version, the default deny and the baseline groups that do not depend
+// on the tool.
+type Base struct {
+	DeveloperDir string
+	Text         []byte
+	clauses      []plan.Clause
+}
+
+// Clauses are the clauses of the base's groups, which every profile built
+// on it starts with.
+func (b *Base) Clauses() []plan.Clause { return slices.Clone(b.clauses) }
+
+// NewBase renders the base for devDir.
+func NewBase(devDir string) *Base {
+	var b bytes.Buffer
+	b.WriteString("(version 1)\n(deny default)\n")
+	cl := writeGroups(&b, nil, staticBaseline(devDir))
+	return &Base{DeveloperDir: devDir, Text: b.Bytes(), clauses: cl}
+}
+
+// BuildWith is Build with the base already rendered (a compile renders
+// it once for all tools); base must be NewBase of the tool's developer
+// directory.
+func BuildWith(t emit.Tool, base *Base) ([]byte, []plan.Clause, error) {
+	devDir := t.DeveloperDir
+	if devDir == "" {
+		devDir = DefaultDeveloperDir
+	}
+	if base.DeveloperDir != devDir {
+		return nil, nil, fmt.Errorf("internal error: the profile base is for %s, not %s", base.DeveloperDir, devDir)
+	}
 	all, err := t.AbsRules()
 	if err != nil {
 		return nil, nil, err
 	}
 	live := emit.Live(all)
 	var b bytes.Buffer
-	var cl []plan.Clause
+	b.Grow(len(base.Text) + 4096)
+	b.Write(base.Text)
+	cl := append([]plan.Clause(nil), base.clauses...)
 
-	fmt.Fprintf(&b, ";; jp-policy sandbox profile for tool %s\n", comment(t.Name))
-	b.WriteString("(version 1)\n(deny default)\n")
-
-	devDir := t.DeveloperDir
-	if devDir == "" {
-		devDir = DefaultDeveloperDir
-	}
-	cl = writeGroups(&b, cl, baseline(devDir, t.Home, outsideOf(t.Root, all)))
+	fmt.Fprintf(&b, "\n;; jp-policy sandbox profile for tool %s\n", comment(t.Name))
+	cl = writeGroups(&b, cl, toolBaseline(t.Home, outsideOf(t.Root, all)))
 	if anc := ancestors(t.Root, all); len(anc) > 0 {
 		b.WriteString("\n;; baseline.ancestors: stat the directories leading to granted paths\n")
 		b.WriteString("(allow file-read-metadata")

@@ -1,6 +1,7 @@
 package sbpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -322,5 +323,29 @@ func TestDenyOnlyNetIsNoNetwork(t *testing.T) {
 	}
 	if string(a) != string(b) {
 		t.Errorf("deny-only net rules change the profile")
+	}
+}
+
+// TestBuildStartsWithBase: every profile starts with the shared base of
+// its developer directory (stored once in the artifact, BaseFile), whose
+// clauses start its clause list; nothing after the base depends on it, so
+// base + the rest is the profile exec runs.
+func TestBuildStartsWithBase(t *testing.T) {
+	for _, sc := range emittest.Scenarios(t) {
+		base := NewBase(DefaultDeveloperDir)
+		prof, cl, err := Build(sc.Tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(prof, base.Text) || len(prof) == len(base.Text) {
+			t.Errorf("%s: the profile does not start with the shared base", sc.Name)
+		}
+		bc := base.Clauses()
+		if len(cl) <= len(bc) || !slices.Equal(cl[:len(bc)], bc) {
+			t.Errorf("%s: the clauses do not start with the base's", sc.Name)
+		}
+		if _, _, err := BuildWith(sc.Tool, NewBase("/elsewhere")); err == nil {
+			t.Errorf("%s: a base of another developer directory was accepted", sc.Name)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // FormatVersion is bumped whenever the manifest's meaning changes.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Access right names, as in the kernel's LANDLOCK_ACCESS_FS_* without the
 // prefix, lower-cased.

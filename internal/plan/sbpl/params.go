@@ -14,3 +14,8 @@ const (
 	ProgramParam     = "JP_PROGRAM"
 	ProgramRealParam = "JP_PROGRAM_REAL"
 )
+
+// BaseFile is the start of every tool's profile, stored once in the
+// artifact, relative to the artifact directory: the profile a launcher
+// runs is this file's text followed by the tool's own file.
+const BaseFile = "shared/sbpl.sb"

@@ -10,14 +10,6 @@ const auditArch = 0xc000003e // AUDIT_ARCH_X86_64
 // architecture: the filter traces them so none goes unseen.
 const x32Bit = 0x40000000
 
-func sysNr(r *unix.PtraceRegs) uint64 { return r.Orig_rax }
-
-func sysArgs(r *unix.PtraceRegs) [6]uint64 {
-	return [6]uint64{r.Rdi, r.Rsi, r.Rdx, r.R10, r.R8, r.R9}
-}
-
-func sysRet(r *unix.PtraceRegs) int64 { return int64(r.Rax) }
-
 // Calls the old, path-only forms that arm64 does not have.
 var archCalls = []call{
 	{unix.SYS_OPEN, kOpen},
