@@ -58,6 +58,8 @@ type GitScan struct {
 	start time.Time
 	// read counts the directories its walks read rather than reused.
 	read int
+	// fsKeeps caches keepsCtime by device.
+	fsKeeps map[uint64]bool
 }
 
 // Entries is NestedGitEntries through the scan's listings.

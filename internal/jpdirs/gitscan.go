@@ -17,8 +17,8 @@ import (
 // with its identity, its device, inode and change time (ctime), and reads
 // again only a directory whose identity changed; the others it stats.
 //
-// Why ctime, and why that suffices: a directory's ctime is set, to the
-// kernel's clock, by every change to its entries (create, remove, rename
+// Why ctime, and why that suffices: on a local filesystem (keepsCtime) a
+// directory's ctime is set, to the kernel's clock, by every change to its entries (create, remove, rename
 // in or out, a hard link) and to its inode (chmod, and utimensat itself:
 // setting the mtime back moves the ctime forward), and no call lets a
 // process set it. A `.git` the tool makes at any depth changes the ctime
@@ -61,7 +61,7 @@ type dirKey struct {
 func (g *GitScan) list(p string) *gitDir {
 	if d := g.prev[p]; d != nil && d.Key != (dirKey{}) && d.Key.Ctime < g.since.Add(-racyMargin).UnixNano() {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-			if k, ok := keyOf(fi); ok && k == d.Key {
+			if k, ok := keyOf(fi); ok && k == d.Key && g.keepsCtime(k.Dev, p) {
 				g.next[p] = d
 				return d
 			}
@@ -73,6 +73,24 @@ func (g *GitScan) list(p string) *gitDir {
 	}
 	g.read++
 	return d
+}
+
+// keepsCtime tells whether the filesystem of device dev (holding p) is
+// one whose directory ctime the kernel itself keeps (ctimeKept), asked
+// once per device. A FUSE or network filesystem reports what its server
+// says: one that keeps a directory's ctime fixed (object stores mounted
+// as file systems do) would have a listing reused after a `.git` was
+// made in it, so there every directory is read again.
+func (g *GitScan) keepsCtime(dev uint64, p string) bool {
+	if k, ok := g.fsKeeps[dev]; ok {
+		return k
+	}
+	if g.fsKeeps == nil {
+		g.fsKeeps = map[uint64]bool{}
+	}
+	k := ctimeKept(p)
+	g.fsKeeps[dev] = k
+	return k
 }
 
 // Reuse makes the listings of g's walks so far those a later walk by g

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // openDirNoFollow opens a directory, never a symlink's target.
@@ -51,4 +53,26 @@ func openOwnDir(p string) (*os.File, error) {
 func ownedBy(fi fs.FileInfo, uid int) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == uid
+}
+
+// localFS are the filesystems (statfs f_type) whose inodes' ctime the
+// kernel sets on every change: ext2/3/4, XFS, Btrfs, tmpfs, overlayfs
+// (its directories' ctime is the upper layer's), F2FS, ZFS, bcachefs.
+var localFS = map[uint32]bool{
+	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
+	unix.TMPFS_MAGIC: true, unix.OVERLAYFS_SUPER_MAGIC: true, unix.F2FS_SUPER_MAGIC: true,
+	0x2fc12fc1: true, // ZFS
+	0xca451a4e: true, // bcachefs
+}
+
+// forceCtimeUntrusted makes ctimeKept false; only tests set it.
+var forceCtimeUntrusted bool
+
+// ctimeKept tells whether directory p lies on a filesystem in localFS.
+func ctimeKept(p string) bool {
+	var st unix.Statfs_t
+	if forceCtimeUntrusted || unix.Statfs(p, &st) != nil {
+		return false
+	}
+	return localFS[uint32(st.Type)]
 }

@@ -242,3 +242,32 @@ func TestNestedGitBareShapes(t *testing.T) {
 		t.Errorf("found %v, want %v", got, want)
 	}
 }
+
+// TestGitScanUntrustedFS: on a filesystem whose directory ctime the
+// kernel does not keep (FUSE, network), a remembered listing is never
+// used, whatever the key says: a `.git` planted in the remembered listing
+// is not reported. Control: the same on a local filesystem uses it.
+func TestGitScanUntrustedFS(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !ctimeKept(root) {
+		t.Skip("the temporary directory is on a filesystem the walk does not trust: no control")
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(-time.Hour)
+	for _, untrusted := range []bool{false, true} {
+		forceCtimeUntrusted = untrusted
+		g := &GitScan{}
+		g.Entries(root, GitScanLimit)
+		g.Reuse()
+		a := filepath.Join(root, "a")
+		g.prev[a].Ents = []gitEnt{{Name: ".git", Type: os.ModeDir}}
+		got, _ := g.Entries(root, GitScanLimit)
+		if reused := len(got) == 1; reused == untrusted {
+			t.Errorf("untrusted=%v: found %v", untrusted, got)
+		}
+	}
+	forceCtimeUntrusted = false
+}
