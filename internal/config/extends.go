@@ -92,6 +92,11 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		if err != nil || !fi.Mode().IsRegular() {
 			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
 				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
+			if err != nil && !slices.Contains(ld.l.Candidates, p) {
+				// JP loads it once it exists: a tool that creates it
+				// adds a layer (attack_config_extends_missing.txtar).
+				ld.l.Candidates = append(ld.l.Candidates, p)
+			}
 			return nil, nil
 		}
 		return []extendTarget{{path: p, at: at, pattern: pattern}}, nil
