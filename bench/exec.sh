@@ -6,7 +6,7 @@
 # jp-policy runs on a 1-tool, a 1,000-tool and a 10,000-tool workspace
 # (exec must not grow with the workspace), on a read-only tool (the fast
 # path without any flag), and on a tool that writes the workspace (the
-# namespaced path); jp-policy-exec, where the module has it, on the same.
+# namespaced path).
 # Writes its section of bench/RESULTS.md.
 #
 #   bench/exec.sh [RUNS]     (ROUNDS=5: RUNS split over 5 hyperfine rounds)
@@ -28,14 +28,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 bench_need hyperfine hyperfine
 bench_need bwrap bubblewrap
-bench_install "$tmp"
-BENCH_BUILD=$(bench_build_desc "$tmp/jp-policy")
+# Not beside the workspaces: the directory holding jp-policy is a
+# protected path, and one above a workspace would narrow every grant.
+bench_install "$tmp/bin"
+BENCH_BUILD=$(bench_build_desc "$tmp/bin/jp-policy")
 ll_version=$(awk '$1 == "github.com/landlock-lsm/go-landlock" {print $2}' "$repo/go.mod")
 GOBIN="$tmp" GOFLAGS= go install "github.com/landlock-lsm/go-landlock/cmd/landlock-restrict@$ll_version"
 cc -O2 -static -o "$tmp/c-floor" "$repo/bench/floor/landlock_floor.c"
 (cd "$repo" && go build -o "$tmp/go-floor" bench/floor/gofloor.go)
-lean=""
-if [ -x "$tmp/jp-policy-exec" ]; then lean="$tmp/jp-policy-exec"; fi
 
 # Keep the real JP config out of it.
 export JP_GLOBAL_CONFIG_DIR="$tmp/jp-global" JP_USER_DATA_DIR="$tmp/jp-data"
@@ -43,20 +43,11 @@ export XDG_CONFIG_HOME="$tmp/xdg-config" XDG_DATA_HOME="$tmp/xdg-data"
 
 ws="$tmp/ws"
 bench_exec_ws "$ws"
-"$tmp/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
+"$tmp/bin/jp-policy" compile --workspace "$ws" --no-input >/dev/null 2>&1
 
-# Sanity: the sandbox is real before we time it, and jp-policy-exec takes
-# the read-only tool's run itself (JP_POLICY_EXEC_TRACE names a hand-over).
-if "$tmp/jp-policy" exec -w "$ws" -t bench -- cat "$ws/.env" 2>/dev/null; then
+# Sanity: the sandbox is real before we time it.
+if "$tmp/bin/jp-policy" exec -w "$ws" -t bench -- cat "$ws/.env" 2>/dev/null; then
   echo "jp-policy exec did not deny .env; refusing to benchmark" >&2; exit 1
-fi
-if [ -n "$lean" ]; then
-  if "$lean" -w "$ws" -t ro -- cat "$ws/.env" 2>/dev/null; then
-    echo "jp-policy-exec did not deny .env; refusing to benchmark" >&2; exit 1
-  fi
-  if JP_POLICY_EXEC_TRACE=1 "$lean" -w "$ws" -t ro -- /bin/true 2>&1 | grep -q 'jp-policy-exec:'; then
-    echo "jp-policy-exec handed the read-only tool's run over; refusing to benchmark" >&2; exit 1
-  fi
 fi
 
 bench_landlock_paths "$ws" "$ws"/{src,docs,vendor,build,tmp,scripts,data,assets}
@@ -75,28 +66,20 @@ done
 # user's config has when tools run.
 sleep 1
 for n in 1000 10000; do
-  "$tmp/jp-policy" compile --workspace "$tmp/big$n" --no-input >/dev/null 2>&1
+  "$tmp/bin/jp-policy" compile --workspace "$tmp/big$n" --no-input >/dev/null 2>&1
 done
 cmds=(-n 'bare' '/bin/true'
   -n 'C floor' "$tmp/c-floor $floor_args"
   -n 'Go floor' "$tmp/go-floor $floor_args"
   -n 'landlock-restrict' "$restrict"
-  -n 'jp-policy exec' "$tmp/jp-policy exec -w $ws -t bench --no-namespaces --best-effort -- /bin/true"
-  -n 'jp-policy exec, 1000 tools' "$tmp/jp-policy exec -w $tmp/big1000 -t tool_5 -- /bin/true"
-  -n 'jp-policy exec, 10000 tools' "$tmp/jp-policy exec -w $tmp/big10000 -t tool_9999 -- /bin/true"
-  -n 'jp-policy exec, ro' "$tmp/jp-policy exec -w $ws -t ro -- /bin/true")
-if [ -n "$lean" ]; then
-  cmds+=(-n 'jp-policy-exec, ro' "$lean -w $ws -t ro -- /bin/true"
-    -n 'jp-policy-exec, 1000 tools' "$lean -w $tmp/big1000 -t tool_5 -- /bin/true"
-    -n 'jp-policy-exec, 10000 tools' "$lean -w $tmp/big10000 -t tool_9999 -- /bin/true")
-fi
-if "$tmp/jp-policy" exec -w "$ws" -t bench -- /bin/true 2>/dev/null; then
+  -n 'jp-policy exec' "$tmp/bin/jp-policy exec -w $ws -t bench --no-namespaces --best-effort -- /bin/true"
+  -n 'jp-policy exec, 1000 tools' "$tmp/bin/jp-policy exec -w $tmp/big1000 -t tool_5 -- /bin/true"
+  -n 'jp-policy exec, 10000 tools' "$tmp/bin/jp-policy exec -w $tmp/big10000 -t tool_9999 -- /bin/true"
+  -n 'jp-policy exec, ro' "$tmp/bin/jp-policy exec -w $ws -t ro -- /bin/true")
+if "$tmp/bin/jp-policy" exec -w "$ws" -t bench -- /bin/true 2>/dev/null; then
   # The bench tool writes the workspace, so exec takes the namespaced path
   # by itself; the first row forces the fast path.
-  cmds+=(-n 'jp-policy exec, namespaced' "$tmp/jp-policy exec -w $ws -t bench -- /bin/true")
-  if [ -n "$lean" ]; then
-    cmds+=(-n 'jp-policy-exec, namespaced' "$lean -w $ws -t bench -- /bin/true")
-  fi
+  cmds+=(-n 'jp-policy exec, namespaced' "$tmp/bin/jp-policy exec -w $ws -t bench -- /bin/true")
 fi
 if bwrap --unshare-user --unshare-net --ro-bind / / --bind "$ws" "$ws" /bin/true 2>/dev/null; then
   cmds+=(-n 'bwrap' "bwrap --unshare-user --unshare-net --ro-bind / / --bind $ws $ws /bin/true")
@@ -124,16 +107,12 @@ print("| --- | ---: |")
 def row(a, b):
     if a in m and b in m:
         print(f"| {a} / {b} | {m[a]/m[b]:.2f}× |")
-for k in ("jp-policy exec", "jp-policy exec, ro", "jp-policy-exec, ro", "landlock-restrict"):
+for k in ("jp-policy exec", "jp-policy exec, ro", "landlock-restrict"):
     row(k, "Go floor")
     row(k, "C floor")
 row("jp-policy exec, ro", "landlock-restrict")
-row("jp-policy-exec, ro", "landlock-restrict")
 row("jp-policy exec, 10000 tools", "jp-policy exec, 1000 tools")
-row("jp-policy-exec, 10000 tools", "jp-policy-exec, ro")
-row("jp-policy exec, ro", "jp-policy-exec, ro")
 row("jp-policy exec, namespaced", "bwrap")
-row("jp-policy-exec, namespaced", "bwrap")
 PY
 } > "$tmp/body.md"
 bench_results "bench/exec.sh" "bench/exec.sh $runs (ROUNDS=$rounds)" "$tmp/body.md"

@@ -14,8 +14,7 @@ bench_need() {
   apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
 }
 
-# bench_install DIR: jp-policy (and jp-policy-exec, where the module has
-# it) built exactly as the README installs them: `go install ./cmd/...`,
+# bench_install DIR: jp-policy built exactly as the README installs it: `go install ./cmd/...`,
 # no flags, whatever the environment's defaults are.
 bench_install() {
   (cd "$bench_repo" && GOBIN="$1" go install ./cmd/...)
