@@ -4,8 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // openDirNoFollow opens a directory, never a symlink's target.
@@ -59,8 +57,12 @@ func ownedBy(fi fs.FileInfo, uid int) bool {
 // kernel sets on every change: ext2/3/4, XFS, Btrfs, tmpfs, overlayfs
 // (its directories' ctime is the upper layer's), F2FS, ZFS, bcachefs.
 var localFS = map[uint32]bool{
-	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
-	unix.TMPFS_MAGIC: true, unix.OVERLAYFS_SUPER_MAGIC: true, unix.F2FS_SUPER_MAGIC: true,
+	0xef53:     true, // ext2/3/4
+	0x58465342: true, // XFS
+	0x9123683e: true, // Btrfs
+	0x01021994: true, // tmpfs
+	0x794c7630: true, // overlayfs
+	0xf2f52010: true, // F2FS
 	0x2fc12fc1: true, // ZFS
 	0xca451a4e: true, // bcachefs
 }
@@ -70,8 +72,8 @@ var forceCtimeUntrusted bool
 
 // ctimeKept tells whether directory p lies on a filesystem in localFS.
 func ctimeKept(p string) bool {
-	var st unix.Statfs_t
-	if forceCtimeUntrusted || unix.Statfs(p, &st) != nil {
+	var st syscall.Statfs_t
+	if forceCtimeUntrusted || syscall.Statfs(p, &st) != nil {
 		return false
 	}
 	return localFS[uint32(st.Type)]
