@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,8 @@ type GitScan struct {
 	start time.Time
 	// read counts the directories its walks read rather than reused.
 	read int
+	// jp is what the last walk found of JP's (JPConfig).
+	jp []string
 	// fsKeeps caches keepsCtime by device.
 	fsKeeps map[uint64]bool
 }
@@ -82,6 +85,7 @@ type gitEnt struct {
 }
 
 func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
+	g.jp = nil
 	if g.next == nil {
 		g.next = map[string]*gitDir{}
 		g.start = time.Now()
@@ -116,6 +120,11 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 				} else {
 					found = append(found, p)
 				}
+			case dir != root && isJPName(e.Name) && (e.Type.IsDir() || e.Type.IsRegular()):
+				// A nested JP workspace (`.jp`) or `.jp.*` layer: JP
+				// reads it when run below here. Not walked: kept
+				// read-only whole (JPConfig).
+				g.jp = append(g.jp, p)
 			case e.Name == ".git":
 				if dir == root {
 					continue // the caller protects it by name
@@ -146,6 +155,19 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 	}
 	complete = visit(root, 0)
 	return found, complete
+}
+
+// JPConfig lists what the last walk found of JP's own below its root
+// (not at it): each nested `.jp` directory (another workspace, whose
+// config JP reads when run there) and `.jp.*` file (a layer JP reads when
+// run in or below its directory). Like a nested repository's git
+// directory, a tool must not write them (attack_nested_jp_config.txtar).
+func (g *GitScan) JPConfig() []string { return g.jp }
+
+// isJPName tells whether a name is JP's: `.jp`, or a `.jp.` file (the
+// `.jp.toml` layer under any extension).
+func isJPName(name string) bool {
+	return name == ".jp" || strings.HasPrefix(name, ".jp.")
 }
 
 // isBare tells whether a directory holding ents may be a git directory
@@ -189,7 +211,7 @@ func gitDirEnt(name string, t fs.FileMode) bool {
 	case ".git", "HEAD", "objects", "refs", "commondir":
 		return true
 	}
-	return t.IsDir()
+	return t.IsDir() || isJPName(name)
 }
 
 // readGitDir reads directory p: its identity first, then its entries, so

@@ -112,7 +112,7 @@ type savedScan struct {
 // gitScanVersion changes whenever what a listing keeps (gitDirEnt)
 // does: a saved listing without an entry the walk now looks at would hide
 // it.
-const gitScanVersion = 2
+const gitScanVersion = 3
 
 // GitScanFile is where the scan of the tree at root is saved under
 // jp-policy's data directory dataDir.

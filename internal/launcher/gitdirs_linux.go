@@ -163,6 +163,9 @@ func (p *Plan) gitScanCut(cut []string) error {
 // stopped at its bound.
 func nestedGitProtected(dir string, scan *jpdirs.GitScan) (out, entries []string, complete bool) {
 	entries, complete = scan.Entries(dir, jpdirs.GitScanLimit)
+	// And JP's own below the top (nested .jp directories and .jp.*
+	// layers): JP reads them when run there.
+	out = append(out, scan.JPConfig()...)
 	for _, e := range entries {
 		g := e
 		if filepath.Base(e) == "HEAD" {
