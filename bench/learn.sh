@@ -62,17 +62,21 @@ add "go build" "sh -c 'cd mod && go build -o /dev/null .'"
 add "git commit" "sh -c 'date +%s%N > stamp && git add stamp && git commit -qm x'"
 add "200 files" "sh -c 'mkdir -p d && for i in \$(seq 200); do echo \$i > d/\$i; mv d/\$i d/\$i.x; rm d/\$i.x; done'"
 
-# exec and exec --denials under the policy learn proposes for the two
+# exec and exec --denials under the policy learn proposes for the
 # workflows that need nothing outside the workspace and the baseline
-# (the system python3).
+# (the system python3 and git).
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 files="sh -c 'mkdir -p d && for i in \$(seq 200); do echo \$i > d/\$i; mv d/\$i d/\$i.x; rm d/\$i.x; done'"
+commit="sh -c 'date +%s%N > stamp && git add stamp && git commit -qm x'"
 (cd "$ws" && "$jp" learn -t t --write -- $py scripts/report.py >/dev/null 2>&1 &&
+  eval "\"$jp\" learn -t t --write -- $commit" >/dev/null 2>&1 &&
   eval "\"$jp\" learn -t t --write -- $files" >/dev/null 2>&1 &&
   "$jp" compile --no-input --accept-widening >/dev/null)
 cmds+=(-n "python report, exec" "$jp exec -t t -- $py scripts/report.py"
   -n "python report, exec --denials" "$jp exec --denials -t t -- $py scripts/report.py"
+  -n "git commit, exec" "$jp exec -t t -- $commit"
+  -n "git commit, exec --denials" "$jp exec --denials -t t -- $commit"
   -n "200 files, exec" "$jp exec -t t -- $files"
   -n "200 files, exec --denials" "$jp exec --denials -t t -- $files")
 

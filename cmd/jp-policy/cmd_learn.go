@@ -89,7 +89,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 			home = h
 		}
 	}
-	ctx := learn.Context{Root: root, Home: home, Collapse: c.Collapse, Baseline: baselineAllows, Protect: lint.WorkspacePoints(l)}
+	ctx := learn.Context{Root: root, Home: home, Collapse: c.Collapse, Baseline: baselineAllows, Protect: lint.WorkspacePoints(l), Existing: existingFS(l, c.Tool), NetDeclared: netDeclared(l, c.Tool)}
 	for _, d := range []string{tmp, os.TempDir(), "/tmp", "/dev/shm", "/proc", "/sys", "/dev"} {
 		if cd, err := policy.CanonicalAbs(d); err == nil {
 			ctx.Scratch = append(ctx.Scratch, cd)
@@ -193,3 +193,31 @@ func withoutVar(env []string, name string) []string {
 // sanitizeTerminal escapes control characters so that nothing a command
 // line or path holds can move the cursor or retitle the terminal.
 func sanitizeTerminal(s string) string { return learn.OneLine(s) }
+
+// existingFS is tool's fs rules in l as learn.Context.Existing wants them:
+// the workspace rules (external ones are mounts, which learn proposes
+// apart), with lexical paths.
+func existingFS(l *config.Loaded, tool string) []policy.FsRule {
+	t := l.Tools[tool]
+	if t == nil || t.Access == nil {
+		return nil
+	}
+	var out []policy.FsRule
+	for _, r := range t.Access.FS {
+		if r.External != nil && *r.External {
+			continue
+		}
+		lex, err := policy.LexicalRel(r.Path)
+		if err != nil {
+			continue // lint reports it; the checker would refuse it
+		}
+		out = append(out, policy.FsRule{LexicalPath: lex, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute})
+	}
+	return out
+}
+
+// netDeclared reports whether tool's config already has net rules.
+func netDeclared(l *config.Loaded, tool string) bool {
+	t := l.Tools[tool]
+	return t != nil && t.Access != nil && len(t.Access.Net) > 0
+}

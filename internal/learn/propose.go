@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -47,6 +48,13 @@ type Context struct {
 	// sensitive paths, canonical): exec --denials proposes no mount that
 	// reaches one, for any access.
 	Secret []string
+	// Existing are the tool's fs rules already in its config (workspace
+	// rules, lexical paths), which the proposal is appended after: it
+	// must widen them, never narrow one by naming its path again.
+	Existing []policy.FsRule
+	// NetDeclared is set when the tool's config already has net rules,
+	// so its list is non-empty without the proposal's deny-all rule.
+	NetDeclared bool
 }
 
 // Guarded is one protected path and why it is.
@@ -104,6 +112,8 @@ type Proposal struct {
 	// Unix lists Unix-domain sockets the run connected to, which no rule
 	// grants.
 	Unix []string
+	// NetDeclared is Context.NetDeclared.
+	NetDeclared bool
 }
 
 // requirement is one capability set the run needed on one path.
@@ -158,16 +168,96 @@ func Propose(obs Observations, ctx Context) (*Proposal, error) {
 		}
 		external[p] |= fa.Op
 	}
+	fs, err := widenOver(ctx.Root, ctx.Existing, proposeFS(reqs, ctx.Collapse, ctx.Protect), reqs)
+	if err != nil {
+		return nil, err
+	}
 	p := &Proposal{
-		FS:     proposeFS(reqs, ctx.Collapse, ctx.Protect),
-		Mounts: proposeMounts(external, ctx),
-		Net:    proposeNet(obs.Connects),
+		NetDeclared: ctx.NetDeclared,
+		FS:          fs,
+		Mounts:      proposeMounts(external, ctx),
+		Net:         proposeNet(obs.Connects),
 	}
 	p.Unix = slices.Compact(slices.Sorted(slices.Values(obs.Unix)))
-	if err := verify(ctx.Root, p.FS, reqs); err != nil {
+	if err := verify(ctx.Root, append(slices.Clone(ctx.Existing), WireRules(p.FS)...), reqs); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// widenOver makes fs, appended after the tool's existing rules, widen
+// them and never narrow: a proposed rule governs its path's subtree from
+// then on (RFD 076: the longest path wins, and the later of two rules on
+// one path), so it keeps what the rule that governed that path before
+// granted; and where a more specific existing rule still refuses an
+// observed access, the proposal adds a rule on that rule's path granting
+// what it granted and what the run needed there. A second `learn --write`
+// for the same tool therefore adds to the first instead of undoing it.
+func widenOver(root string, existing []policy.FsRule, fs []Rule, reqs []requirement) ([]Rule, error) {
+	if len(existing) == 0 {
+		return fs, nil
+	}
+	opOf := func(r policy.FsRule) Op {
+		var op Op
+		for _, m := range []struct {
+			cp policy.Capability
+			op Op
+		}{{policy.Read, OpRead}, {policy.Create, OpCreate}, {policy.Update, OpUpdate}, {policy.Delete, OpDelete}, {policy.Execute, OpExecute}} {
+			if r.Grants(m.cp) {
+				op |= m.op
+			}
+		}
+		return op
+	}
+	at := func(path string) int {
+		return slices.IndexFunc(fs, func(r Rule) bool { return r.Path == path })
+	}
+	before, err := policy.NewChecker(root, &policy.AccessPolicy{FS: existing})
+	if err != nil {
+		return nil, fmt.Errorf("the tool's rules do not load: %w", err)
+	}
+	for i := range fs {
+		if w, ok := before.CheckFS(policy.Read, cmp.Or(fs[i].Path, ".")).Rule.(policy.FsRule); ok {
+			fs[i].Op |= opOf(w)
+		}
+	}
+	// Each round widens at least one rule of a bounded set (the existing
+	// rules' paths and the requirements'), so this ends.
+	for range len(existing) + len(reqs) + 1 {
+		c, err := policy.NewChecker(root, &policy.AccessPolicy{FS: append(slices.Clone(existing), WireRules(fs)...)})
+		if err != nil {
+			return nil, fmt.Errorf("the proposed rules do not load: %w", err)
+		}
+		widened := false
+		for _, r := range reqs {
+			in := cmp.Or(r.path, ".")
+			for _, cp := range r.op.Capabilities() {
+				d := c.CheckFS(cp, in)
+				if d.Allowed {
+					continue
+				}
+				w, ok := d.Rule.(policy.FsRule)
+				if !ok {
+					continue // no rule governs it: verify reports the proposal's own gap
+				}
+				need := opOf(w) | r.op
+				if i := at(w.LexicalPath); i >= 0 {
+					if fs[i].Op|need != fs[i].Op {
+						fs[i].Op |= need
+						widened = true
+					}
+				} else {
+					fs = append(fs, Rule{Path: w.LexicalPath, Op: need})
+					widened = true
+				}
+			}
+		}
+		if !widened {
+			break
+		}
+	}
+	slices.SortFunc(fs, func(a, b Rule) int { return strings.Compare(a.Path, b.Path) })
+	return fs, nil
 }
 
 // proposeFS chooses rule paths and capabilities for reqs.
@@ -354,13 +444,13 @@ func longestPrefix(set map[string]bool, p string) (string, bool) {
 	}
 }
 
-// verify asks policy, the one evaluator, whether rules allow every
-// requirement.
-func verify(root string, rules []Rule, reqs []requirement) error {
+// verify asks policy, the one evaluator, whether rules (the tool's
+// existing rules followed by the proposal's) allow every requirement.
+func verify(root string, rules []policy.FsRule, reqs []requirement) error {
 	if len(reqs) == 0 {
 		return nil
 	}
-	ap := &policy.AccessPolicy{FS: WireRules(rules)}
+	ap := &policy.AccessPolicy{FS: rules}
 	c, err := policy.NewChecker(root, ap)
 	if err != nil {
 		return fmt.Errorf("the proposed rules do not load: %w", err)

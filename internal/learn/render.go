@@ -60,7 +60,7 @@ func Render(tool string, p *Proposal, home, what string) string {
 		}
 	}
 
-	if len(p.Net) == 0 {
+	if len(p.Net) == 0 && !p.NetDeclared {
 		b.WriteString("\n# The run connected to no host: this rule makes the list non-empty, which denies every host.\n")
 		fmt.Fprintf(&b, "[[%s.net]]\nhost = \"invalid\"\nallow = false\n", key)
 	}
