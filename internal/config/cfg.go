@@ -1,13 +1,16 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/diag"
+	"github.com/jp-policy/jp-policy/internal/jpdirs"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
@@ -130,6 +133,11 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 		}
 		return ld.file(LayerCfg, p, "", at, nil)
 	}
+	// Every name looked at before a match, absent now, is a candidate: a
+	// file a tool creates at one (the path in the working directory, an
+	// earlier load path or extension) is what JP loads next instead, and
+	// the artifact must go stale (attack_config_cfg_shadow.txtar).
+	ld.cfgCandidate(p)
 	var roots, searched []string
 	if dir, err := ld.globalDir, ld.globalErr; err == nil {
 		roots = append(roots, filepath.Join(dir, "config"))
@@ -144,7 +152,7 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 			for _, lp := range ld.loadPaths {
 				dir := filepath.Join(r, filepath.FromSlash(strings.TrimLeft(lp, "/")))
 				searched = append(searched, dir)
-				if m := findInLoadPath(dir, path); m != "" {
+				if m := ld.findInLoadPath(dir, path); m != "" {
 					matches = append(matches, m)
 					break // the first load path with a match wins within a root
 				}
@@ -173,7 +181,8 @@ func (ld *loader) cfgPath(path, arg, cwd string, getenv func(string) string) err
 // file, else dir/name with its extension replaced by each of JP's config
 // extensions in turn (Rust's with_extension: "dev" -> "dev.toml",
 // "dev.local" -> "dev.toml").
-func findInLoadPath(dir, name string) string {
+// Each name tried before the match is a candidate (cfgCandidate).
+func (ld *loader) findInLoadPath(dir, name string) string {
 	// rustExtensionCandidates is with_extension as Rust defines it: a
 	// name that only starts with a dot has no extension (".dev" ->
 	// ".dev.toml", where filepath.Ext would cut the whole name).
@@ -181,8 +190,16 @@ func findInLoadPath(dir, name string) string {
 		if isFile(c) {
 			return c
 		}
+		ld.cfgCandidate(c)
 	}
 	return ""
+}
+
+// cfgCandidate records p as a candidate when nothing is there.
+func (ld *loader) cfgCandidate(p string) {
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) && !slices.Contains(ld.l.Candidates, p) {
+		ld.l.Candidates = append(ld.l.Candidates, p)
+	}
 }
 
 func isFile(p string) bool {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -91,6 +92,11 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		if err != nil || !fi.Mode().IsRegular() {
 			ld.emit(diag.Diagnostic{Pos: at, Severity: diag.Warning, Rule: RuleMissingExt,
 				Message: fmt.Sprintf("extends target %q does not exist (%s)", pattern, p)})
+			if err != nil && !slices.Contains(ld.l.Candidates, p) {
+				// JP loads it once it exists: a tool that creates it
+				// adds a layer (attack_config_extends_missing.txtar).
+				ld.l.Candidates = append(ld.l.Candidates, p)
+			}
 			return nil, nil
 		}
 		return []extendTarget{{path: p, at: at, pattern: pattern}}, nil
@@ -99,6 +105,7 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		// The Rust glob crate's syntax is reproduced for Unix paths only.
 		return nil, fatal(at, RuleSchema, "extends pattern %q: glob patterns are read on Unix only", pattern)
 	}
+	ld.globDir(p)
 	matches, err := jpGlob(p)
 	if errors.Is(err, errGlobTooBig) || errors.As(err, new(*fs.PathError)) {
 		return nil, fatal(at, RuleSchema, "extends pattern %q: %v; JP skips a directory it cannot read, and jp-policy refuses rather than guess what it holds", pattern, err)
@@ -154,4 +161,27 @@ func hasDotComponent(p string) bool {
 		}
 	}
 	return false
+}
+
+// globDir records the directory glob pattern p searches: its components
+// up to the first that holds `*`, `?` or `[`. When it exists it is one of
+// Loaded.GlobDirs (kept read-only whole); when it does not it is a
+// candidate, so the artifact goes stale when a tool makes it.
+func (ld *loader) globDir(p string) {
+	dir := "/"
+	for c := range strings.SplitSeq(strings.TrimPrefix(p, "/"), "/") {
+		if strings.ContainsAny(c, "*?[") {
+			break
+		}
+		dir = filepath.Join(dir, c)
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
+		if !slices.Contains(ld.l.GlobDirs, dir) {
+			ld.l.GlobDirs = append(ld.l.GlobDirs, dir)
+		}
+	case errors.Is(err, fs.ErrNotExist) && !slices.Contains(ld.l.Candidates, dir):
+		ld.l.Candidates = append(ld.l.Candidates, dir)
+	}
 }

@@ -172,7 +172,7 @@ func TestFindInLoadPathDotName(t *testing.T) {
 	write(t, filepath.Join(dir, ".dev.toml"), "")
 	write(t, filepath.Join(dir, "dev.local.json"), "")
 	for name, want := range map[string]string{".dev": ".dev.toml", "dev.local": "", "dev.local.toml": "dev.local.json", "nothing": ""} {
-		got := findInLoadPath(dir, name)
+		got := (&loader{l: &Loaded{}}).findInLoadPath(dir, name)
 		if want != "" {
 			want = filepath.Join(dir, want)
 		}

@@ -68,6 +68,10 @@ type Loaded struct {
 	// Skipped lists discovered file layers that `inherit = false` kept
 	// out, for `config` to explain.
 	Skipped []string
+	// GlobDirs are the directories an extends glob searches (its longest
+	// literal prefix, when it exists): a file created anywhere below one
+	// can be a new match, a layer JP reads.
+	GlobDirs []string
 	// Conversation is the stored conversation merged between the env
 	// layer and --cfg (Options.Conversation), nil when none.
 	Conversation *Conversation
@@ -229,7 +233,10 @@ type CommandRule struct {
 // read-only as it keeps .jp/ (compile's protected paths; lint's JP116).
 // Files looked for but absent (Candidates) are not listed: one a tool
 // creates is a new layer, which makes the artifact stale, and the next
-// exec refuses a policy it widens until the user accepts it.
+// exec refuses a policy it widens until the user accepts it. The
+// directories an extends glob searches are listed, whole: a file a tool
+// created there was a new match, a layer JP read, that nothing recorded
+// as a candidate (attack_config_glob_write.txtar).
 func (l *Loaded) PolicyFiles() []string {
 	var out []string
 	for _, layer := range l.Layers {
@@ -237,5 +244,6 @@ func (l *Loaded) PolicyFiles() []string {
 			out = append(out, layer.Path)
 		}
 	}
-	return append(out, l.Skipped...)
+	out = append(out, l.Skipped...)
+	return append(out, l.GlobDirs...)
 }

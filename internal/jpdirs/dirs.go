@@ -160,12 +160,16 @@ func (e *InvalidIDError) Error() string {
 }
 
 // WorkspaceID reads the id JP stores in `<root>/.jp/.id`, exactly as JP
-// accepts it: the last line as Rust's str::lines splits the file (a final
-// newline ends a line, "\r\n" is a newline, nothing is trimmed), which
-// must be exactly 5 characters from 0-9 and a-z. JP writes a "DO NOT
-// EDIT" banner line above it. Any other content is an *InvalidIDError:
-// a commit that adds a blank last line or an id JP rejects must not leave
-// jp-policy reading a user-workspace directory JP no longer uses.
+// accepts it (jp_workspace's Id::load): the last line as Rust's str::lines
+// splits the file (a final newline ends a line, "\r\n" is a newline, a
+// bare "\r" ending the file stays in the last line, nothing is trimmed),
+// which must be exactly 5 bytes long, each character accepted when its
+// low byte (Rust's `c as u8`) is one of 0-9 and a-z: "r\u0161d5" is an id
+// JP uses (U+0161's low byte is 'a'). JP writes a "DO NOT EDIT" banner
+// line above it. Any other content is an *InvalidIDError: a commit that
+// adds a blank last line or an id JP rejects must not leave jp-policy
+// reading a user-workspace directory JP no longer uses, and an id JP takes
+// must not leave it reading none (attack_approvals_id_lines.txtar).
 func WorkspaceID(root string) (string, error) {
 	p := filepath.Join(root, ".jp", ".id")
 	data, err := os.ReadFile(p)
@@ -175,13 +179,23 @@ func WorkspaceID(root string) (string, error) {
 	if !utf8.Valid(data) {
 		return "", &InvalidIDError{Path: p, Reason: "the file is not UTF-8"}
 	}
-	text := strings.TrimSuffix(string(data), "\n")
-	last := strings.TrimSuffix(text[strings.LastIndexByte(text, '\n')+1:], "\r")
-	if len(last) != 5 || strings.Trim(last, "0123456789abcdefghijklmnopqrstuvwxyz") != "" {
+	text := string(data)
+	if t, ok := strings.CutSuffix(text, "\n"); ok {
+		text = strings.TrimSuffix(t, "\r")
+	}
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	ok := len(last) == 5
+	for _, c := range last {
+		ok = ok && strings.IndexByte(idChars, byte(c)) >= 0
+	}
+	if !ok {
 		return "", &InvalidIDError{Path: p, Reason: fmt.Sprintf("the last line %q is not a workspace id (exactly 5 characters from 0-9 and a-z)", last)}
 	}
 	return last, nil
 }
+
+// idChars are the characters of a workspace id (jp_workspace's ID_CHARS).
+const idChars = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 // UserWorkspaceDir is JP's per-user storage directory of the workspace at
 // root: `<user_data_dir>/workspace/<slug>-<id>`, where slug is the

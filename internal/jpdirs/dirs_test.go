@@ -180,6 +180,13 @@ func TestWorkspaceIDAsJP(t *testing.T) {
 		"wsid\nabc12\n": true,
 		"abc1\xff\n":    false,
 		"":              false,
+		"x\nabc12\r":    false, // str::lines keeps a bare "\r" ending the file
+		"abc12\r\r\n":   false,
+		// Rust's `c as u8`: U+0161's low byte is 'a', U+00E9's is not
+		// an id character; the length is in bytes.
+		"x\nr\u0161d5\n": true,
+		"r\u00e9d5\n":    false,
+		"\u0161bc12\n":   false,
 	} {
 		root := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(root, ".jp"), 0o755); err != nil {
@@ -195,7 +202,7 @@ func TestWorkspaceIDAsJP(t *testing.T) {
 		if _, invalid := errors.AsType[*InvalidIDError](err); err != nil && !invalid {
 			t.Errorf("%q: %T, want *InvalidIDError", content, err)
 		}
-		if ok && id != "abc12" {
+		if ok && id != "abc12" && id != "r\u0161d5" {
 			t.Errorf("%q: id %q", content, id)
 		}
 	}

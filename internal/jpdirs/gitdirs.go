@@ -2,9 +2,9 @@ package jpdirs
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -25,8 +25,9 @@ func SetGitScanLimitForTest(n int) { GitScanLimit = n }
 // existing clone, whose `.git` is a directory). git reads their config
 // and runs their hooks when the user next runs git there (and `git
 // status` at the top recurses into submodules), outside any sandbox.
-// Also a repository with no `.git` name, a bare one (a HEAD file beside
-// objects/ and refs/: the directory is returned), and the target of a
+// Also a repository with no `.git` name, a bare one (a HEAD beside
+// objects and refs, or beside a commondir file: isBare; the directory is
+// returned), and the target of a
 // `.git` symlink, resolved (git follows it). The
 // top `.git` of root is not included (the caller protects it by name).
 // complete is false when the walk stopped at limit entries. maxDepth > 0
@@ -37,7 +38,7 @@ func NestedGitDirs(root string, limit, maxDepth int) (found []string, complete b
 
 // NestedGitEntries is NestedGitDirs with each repository named by the
 // entry that makes it one, never followed: a `.git` symlink itself (not
-// its target), and for a bare repository its HEAD file. It is what may be
+// its target), and for a bare repository its HEAD. It is what may be
 // moved aside when the tool made it (renaming HEAD unmakes a bare
 // repository without moving a directory that may hold other files).
 func NestedGitEntries(root string, limit int) (found []string, complete bool) {
@@ -58,6 +59,10 @@ type GitScan struct {
 	start time.Time
 	// read counts the directories its walks read rather than reused.
 	read int
+	// jp is what the last walk found of JP's (JPConfig).
+	jp []string
+	// fsKeeps caches keepsCtime by device.
+	fsKeeps map[uint64]bool
 }
 
 // Entries is NestedGitEntries through the scan's listings.
@@ -67,8 +72,7 @@ func (g *GitScan) Entries(root string, limit int) (found []string, complete bool
 
 // gitDir is what a walk needs of one directory: its identity when it was
 // read (dev, inode and change time: gitscan.go), how many entries it
-// held, and, sorted by name, the entries that matter: subdirectories, a
-// `.git` of any type, and a regular HEAD.
+// held, and, sorted by name, the entries that matter (gitDirEnt).
 type gitDir struct {
 	Key  dirKey   `json:"k"`
 	N    int      `json:"n"`
@@ -81,6 +85,7 @@ type gitEnt struct {
 }
 
 func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []string, complete bool) {
+	g.jp = nil
 	if g.next == nil {
 		g.next = map[string]*gitDir{}
 		g.start = time.Now()
@@ -90,7 +95,7 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 	visit = func(dir string, depth int) bool {
 		d := g.list(dir)
 		if d == nil {
-			return true // an unreadable directory: the tool cannot write there either
+			return true // gone, or another user's that the caller cannot list (limits.md)
 		}
 		n += d.N
 		if n > limit {
@@ -100,7 +105,7 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 		for _, e := range d.Ents {
 			p := filepath.Join(dir, e.Name)
 			switch {
-			case e.Name == "HEAD" && e.Type.IsRegular():
+			case e.Name == "HEAD" && !e.Type.IsDir():
 				// A repository without a `.git` name (a bare clone, a
 				// mirror): git run in it obeys its config and runs its
 				// hooks (post-receive on a push to it). Its directories
@@ -115,6 +120,11 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 				} else {
 					found = append(found, p)
 				}
+			case dir != root && isJPName(e.Name) && (e.Type.IsDir() || e.Type.IsRegular()):
+				// A nested JP workspace (`.jp`) or `.jp.*` layer: JP
+				// reads it when run below here. Not walked: kept
+				// read-only whole (JPConfig).
+				g.jp = append(g.jp, p)
 			case e.Name == ".git":
 				if dir == root {
 					continue // the caller protects it by name
@@ -147,11 +157,27 @@ func (g *GitScan) walk(root string, limit, maxDepth int, resolve bool) (found []
 	return found, complete
 }
 
-// isBare tells whether a directory holding ents is a git directory by
-// git's own test (is_git_directory): a HEAD file beside objects/ and
-// refs/.
+// JPConfig lists what the last walk found of JP's own below its root
+// (not at it): each nested `.jp` directory (another workspace, whose
+// config JP reads when run there) and `.jp.*` file (a layer JP reads when
+// run in or below its directory). Like a nested repository's git
+// directory, a tool must not write them (attack_nested_jp_config.txtar).
+func (g *GitScan) JPConfig() []string { return g.jp }
+
+// isJPName tells whether a name is JP's: `.jp`, or a `.jp.` file (the
+// `.jp.toml` layer under any extension).
+func isJPName(name string) bool {
+	return name == ".jp" || strings.HasPrefix(name, ".jp.")
+}
+
+// isBare tells whether a directory holding ents may be a git directory
+// by git's own test (is_git_directory), taken wide: a HEAD that is not a
+// directory (git takes a file, or a symlink into refs/) beside objects
+// and refs of any type (git only asks access(X_OK), which a symlink to a
+// directory passes), or beside a `commondir` file (then git looks for
+// objects and refs in the directory it names, wherever that is).
 func isBare(ents []gitEnt) bool {
-	has := func(name string, dir bool) bool {
+	has := func(name string) (fs.FileMode, bool) {
 		i, ok := slices.BinarySearchFunc(ents, name, func(e gitEnt, n string) int {
 			switch {
 			case e.Name < n:
@@ -161,9 +187,31 @@ func isBare(ents []gitEnt) bool {
 			}
 			return 0
 		})
-		return ok && ents[i].Type.IsDir() == dir && (dir || ents[i].Type.IsRegular())
+		if !ok {
+			return 0, false
+		}
+		return ents[i].Type, true
 	}
-	return has("HEAD", false) && has("objects", true) && has("refs", true)
+	head, ok := has("HEAD")
+	if !ok || head.IsDir() {
+		return false
+	}
+	if _, ok := has("commondir"); ok {
+		return true
+	}
+	_, objects := has("objects")
+	_, refs := has("refs")
+	return objects && refs
+}
+
+// gitDirEnt tells whether an entry matters to the walk: a directory, a
+// `.git` of any type, and the names isBare looks at.
+func gitDirEnt(name string, t fs.FileMode) bool {
+	switch name {
+	case ".git", "HEAD", "objects", "refs", "commondir":
+		return true
+	}
+	return t.IsDir() || isJPName(name)
 }
 
 // readGitDir reads directory p: its identity first, then its entries, so
@@ -172,7 +220,7 @@ func isBare(ents []gitEnt) bool {
 // its parent was listed would take the walk, and what is moved aside
 // after the run, outside the tree.
 func readGitDir(p string) *gitDir {
-	f, err := os.OpenFile(p, os.O_RDONLY|openDirNoFollow, 0)
+	f, err := openOwnDir(p)
 	if err != nil {
 		return nil
 	}
@@ -189,7 +237,7 @@ func readGitDir(p string) *gitDir {
 	d := &gitDir{Key: key, N: len(ents)}
 	for _, e := range ents {
 		t := e.Type()
-		if t.IsDir() || e.Name() == ".git" || (e.Name() == "HEAD" && t.IsRegular()) {
+		if gitDirEnt(e.Name(), t) {
 			d.Ents = append(d.Ents, gitEnt{Name: e.Name(), Type: t})
 		}
 	}

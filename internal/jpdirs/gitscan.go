@@ -17,8 +17,8 @@ import (
 // with its identity, its device, inode and change time (ctime), and reads
 // again only a directory whose identity changed; the others it stats.
 //
-// Why ctime, and why that suffices: a directory's ctime is set, to the
-// kernel's clock, by every change to its entries (create, remove, rename
+// Why ctime, and why that suffices: on a local filesystem (keepsCtime) a
+// directory's ctime is set, to the kernel's clock, by every change to its entries (create, remove, rename
 // in or out, a hard link) and to its inode (chmod, and utimensat itself:
 // setting the mtime back moves the ctime forward), and no call lets a
 // process set it. A `.git` the tool makes at any depth changes the ctime
@@ -61,7 +61,7 @@ type dirKey struct {
 func (g *GitScan) list(p string) *gitDir {
 	if d := g.prev[p]; d != nil && d.Key != (dirKey{}) && d.Key.Ctime < g.since.Add(-racyMargin).UnixNano() {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-			if k, ok := keyOf(fi); ok && k == d.Key {
+			if k, ok := keyOf(fi); ok && k == d.Key && g.keepsCtime(k.Dev, p) {
 				g.next[p] = d
 				return d
 			}
@@ -75,6 +75,24 @@ func (g *GitScan) list(p string) *gitDir {
 	return d
 }
 
+// keepsCtime tells whether the filesystem of device dev (holding p) is
+// one whose directory ctime the kernel itself keeps (ctimeKept), asked
+// once per device. A FUSE or network filesystem reports what its server
+// says: one that keeps a directory's ctime fixed (object stores mounted
+// as file systems do) would have a listing reused after a `.git` was
+// made in it, so there every directory is read again.
+func (g *GitScan) keepsCtime(dev uint64, p string) bool {
+	if k, ok := g.fsKeeps[dev]; ok {
+		return k
+	}
+	if g.fsKeeps == nil {
+		g.fsKeeps = map[uint64]bool{}
+	}
+	k := ctimeKept(p)
+	g.fsKeeps[dev] = k
+	return k
+}
+
 // Reuse makes the listings of g's walks so far those a later walk by g
 // compares with (after the run, with what was there before it).
 func (g *GitScan) Reuse() {
@@ -85,10 +103,16 @@ func (g *GitScan) Reuse() {
 // savedScan is a GitScan on disk, its directories by their path below
 // Root ("" for Root itself).
 type savedScan struct {
+	V     int // gitScanVersion: listings kept by an older walk lack entries it looks at
 	Root  string
 	Since int64 // nanoseconds since the epoch
 	Dirs  map[string]*gitDir
 }
+
+// gitScanVersion changes whenever what a listing keeps (gitDirEnt)
+// does: a saved listing without an entry the walk now looks at would hide
+// it.
+const gitScanVersion = 3
 
 // GitScanFile is where the scan of the tree at root is saved under
 // jp-policy's data directory dataDir.
@@ -110,7 +134,7 @@ func LoadGitScan(file, root string) *GitScan {
 		return g
 	}
 	var s savedScan
-	if json.Unmarshal(body, &s) != nil || s.Root != root {
+	if json.Unmarshal(body, &s) != nil || s.V != gitScanVersion || s.Root != root {
 		return g
 	}
 	g.prev = make(map[string]*gitDir, len(s.Dirs))
@@ -142,7 +166,7 @@ func (g *GitScan) Save(file, root string) error {
 			dirs[rel] = d
 		}
 	}
-	b, err := json.Marshal(savedScan{Root: root, Since: g.start.UnixNano(), Dirs: dirs})
+	b, err := json.Marshal(savedScan{V: gitScanVersion, Root: root, Since: g.start.UnixNano(), Dirs: dirs})
 	if err != nil {
 		return err
 	}

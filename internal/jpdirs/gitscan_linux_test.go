@@ -1,6 +1,8 @@
 package jpdirs
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,6 +101,16 @@ func TestGitScanSaved(t *testing.T) {
 	if l := LoadGitScan(file, root+"x"); l.prev != nil {
 		t.Error("a scan loaded for another root")
 	}
+	// A scan an older walk saved (its listings may lack entries the walk
+	// now looks at: a symlinked objects/, a commondir) is not used.
+	old, _ := json.Marshal(savedScan{V: gitScanVersion - 1, Root: root, Since: g.start.UnixNano(), Dirs: map[string]*gitDir{}})
+	sum := sha256.Sum256(old)
+	if err := os.WriteFile(file+".old", append(old, sum[:]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l := LoadGitScan(file+".old", root); l.prev != nil {
+		t.Error("a scan of another version loaded")
+	}
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -178,4 +190,84 @@ func TestGitScanNoFollow(t *testing.T) {
 	if got, _ := (&GitScan{}).Entries(root, GitScanLimit); !slices.Equal(got, []string{filepath.Join(root, "d/.git")}) {
 		t.Errorf("control: %v", got)
 	}
+}
+
+// TestNestedGitBareShapes: every shape git's is_git_directory takes for a
+// repository is found: objects or refs a symlink, HEAD a symlink into
+// refs/, a commondir file in place of objects and refs. Control: a HEAD
+// beside only objects/, or a HEAD directory, is no repository.
+func TestNestedGitBareShapes(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := func(p string) {
+		if err := os.WriteFile(filepath.Join(root, p), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(to, p string) {
+		if err := os.Symlink(to, filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("o/refs")
+	mk("o/store")
+	file("o/HEAD")
+	link("store", "o/objects")
+	mk("r/objects")
+	mk("r/store")
+	file("r/HEAD")
+	link("store", "r/refs")
+	mk("h/objects")
+	mk("h/refs")
+	link("refs/heads/main", "h/HEAD")
+	mk("c/w")
+	file("c/w/HEAD")
+	file("c/w/commondir")
+	mk("no/objects")
+	file("no/HEAD")
+	mk("dir/HEAD")
+	mk("dir/objects")
+	mk("dir/refs")
+	got, complete := NestedGitEntries(root, GitScanLimit)
+	want := []string{"c/w/HEAD", "h/HEAD", "o/HEAD", "r/HEAD"}
+	for i := range want {
+		want[i] = filepath.Join(root, want[i])
+	}
+	slices.Sort(got)
+	if !complete || !slices.Equal(got, want) {
+		t.Errorf("found %v, want %v", got, want)
+	}
+}
+
+// TestGitScanUntrustedFS: on a filesystem whose directory ctime the
+// kernel does not keep (FUSE, network), a remembered listing is never
+// used, whatever the key says: a `.git` planted in the remembered listing
+// is not reported. Control: the same on a local filesystem uses it.
+func TestGitScanUntrustedFS(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !ctimeKept(root) {
+		t.Skip("the temporary directory is on a filesystem the walk does not trust: no control")
+	}
+	defer SetGitScanMarginForTest(racyMargin)
+	SetGitScanMarginForTest(-time.Hour)
+	for _, untrusted := range []bool{false, true} {
+		forceCtimeUntrusted = untrusted
+		g := &GitScan{}
+		g.Entries(root, GitScanLimit)
+		g.Reuse()
+		a := filepath.Join(root, "a")
+		g.prev[a].Ents = []gitEnt{{Name: ".git", Type: os.ModeDir}}
+		got, _ := g.Entries(root, GitScanLimit)
+		if reused := len(got) == 1; reused == untrusted {
+			t.Errorf("untrusted=%v: found %v", untrusted, got)
+		}
+	}
+	forceCtimeUntrusted = false
 }

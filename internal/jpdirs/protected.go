@@ -145,9 +145,9 @@ func SelfEscalation(what string) string {
 // ("" for none: its user storage is then left out), as getenv locates
 // them; a directory that cannot be located (no home, no data dir) is
 // left out. JP's own come first: its user config directory, this
-// workspace's user storage (approvals.json) and jp-policy's pins and
+// workspace's user storage (approvals.json), jp-policy's pins and
 // verify caches under the user data directory, which decide what exec
-// trusts.
+// trusts, and that whole directory (every workspace's storage).
 func ProtectedPaths(root string, getenv func(string) string) []Protected {
 	getenv = getenvOrOS(getenv)
 	var out []Protected
@@ -161,6 +161,10 @@ func ProtectedPaths(root string, getenv func(string) string) []Protected {
 	}
 	if d, err := UserDataDir(getenv); err == nil && d != "" {
 		out = append(out, Protected{PolicyDataDir(d), "jp-policy's pins and verify caches, so it can forge the pin of a workspace and make the next exec trust an artifact it wrote itself"})
+		// Whole: every workspace's storage is there, and each one's
+		// approvals.json and config decide what that workspace's tools
+		// may do (attack_protected_other_workspace.txtar).
+		out = append(out, Protected{d, SelfEscalation("JP's user data directory, which holds every workspace's approvals.json and user-workspace config")})
 	}
 	out = append(out, principled(getenv)...)
 	h := home(getenv)

@@ -34,7 +34,8 @@ import (
 func execNamespaced(p *Plan) error {
 	m := p.Manifest
 	scans := newGitScans(m.Namespace)
-	gp, gitEntries, cut := gitProtected(m.Namespace, scans)
+	gp, entries, cut := gitProtected(m.Namespace, scans)
+	gitEntries := gitEntryIDs(entries)
 	if err := p.gitScanCut(cut); err != nil {
 		return err
 	}

@@ -163,10 +163,16 @@ func (p *Plan) gitScanCut(cut []string) error {
 // stopped at its bound.
 func nestedGitProtected(dir string, scan *jpdirs.GitScan) (out, entries []string, complete bool) {
 	entries, complete = scan.Entries(dir, jpdirs.GitScanLimit)
+	// And JP's own below the top (nested .jp directories and .jp.*
+	// layers): JP reads them when run there.
+	out = append(out, scan.JPConfig()...)
 	for _, e := range entries {
 		g := e
 		if filepath.Base(e) == "HEAD" {
-			g = filepath.Dir(e) // a bare repository: all of it
+			// A bare repository: all of it, and the directory its
+			// commondir names (git takes config and hooks from there).
+			out = append(out, gitDirs(filepath.Dir(e))...)
+			continue
 		} else if fi, err := os.Lstat(e); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			// git follows a `.git` symlink: keep what it names.
 			real, err := filepath.EvalSymlinks(e)

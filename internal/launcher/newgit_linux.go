@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/jp-policy/jp-policy/internal/plan/landlock"
 	"github.com/jp-policy/jp-policy/internal/termstyle"
@@ -45,8 +48,8 @@ func quarantineNewGit(absent []string) {
 		if _, err := os.Lstat(g); err != nil {
 			continue
 		}
-		to := g + ".jp-policy-quarantine-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-		if err := os.Rename(g, to); err != nil {
+		to, err := moveAside(g)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "jp-policy: warning: the tool created %s and it could not be moved aside (%v): remove it before you run git there; git would run code from it as you\n", termstyle.Safe(g), err)
 			continue
 		}
@@ -64,14 +67,14 @@ func quarantineNewGit(absent []string) {
 // Nothing is followed: a `.git` symlink is moved, not what it names (the
 // tool chooses that, and could name a file it may not write), and a bare
 // repository loses its HEAD, not its directory (the tool may have made
-// HEAD, objects/ and refs/ in a directory of the user's). Skipped when the
-// walk at the start was cut short (--best-effort): a repository the user
-// made past its bound would look new.
-func quarantineNewNestedGit(scans *gitScans, before []string) {
+// HEAD, objects/ and refs/ in a directory of the user's). An entry is
+// the one seen at the start only if it is the same file (gitEntryIDs): a
+// `.git` symlink of the user's, in a directory the tool may write, could
+// be replaced by a `.git` directory of the tool's at the same path.
+// Skipped when the walk at the start was cut short (--best-effort): a
+// repository the user made past its bound would look new.
+func quarantineNewNestedGit(scans *gitScans, before map[string]gitEntryID) {
 	had := make(map[string]bool, len(before))
-	for _, g := range before {
-		had[g] = true
-	}
 	inside := func(p string) bool {
 		for _, d := range scans.roots {
 			if strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
@@ -90,6 +93,9 @@ func quarantineNewNestedGit(scans *gitScans, before []string) {
 		scan.Reuse() // compared with the walk at the start
 		found, _ := scan.Entries(d, math.MaxInt)
 		for _, g := range found {
+			if id, ok := before[g]; ok && id == entryID(g) {
+				continue
+			}
 			if !had[g] && inside(g) {
 				had[g] = true
 				fresh = append(fresh, g)
@@ -98,4 +104,73 @@ func quarantineNewNestedGit(scans *gitScans, before []string) {
 	}
 	quarantineNewGit(fresh)
 	scans.save()
+}
+
+// gitEntryID is which file an entry that makes a repository is: its
+// device, inode and type, never followed.
+type gitEntryID struct {
+	Dev, Ino uint64
+	Mode     os.FileMode
+}
+
+// entryID is p's gitEntryID; the zero one when p is gone.
+func entryID(p string) gitEntryID {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return gitEntryID{}
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return gitEntryID{}
+	}
+	return gitEntryID{Dev: uint64(st.Dev), Ino: st.Ino, Mode: fi.Mode().Type()}
+}
+
+// gitEntryIDs are the identities of the entries the walk at the start
+// found, for quarantineNewNestedGit.
+func gitEntryIDs(entries []string) map[string]gitEntryID {
+	m := make(map[string]gitEntryID, len(entries))
+	for _, e := range entries {
+		m[e] = entryID(e)
+	}
+	return m
+}
+
+// moveAside renames g to a new name beside it and returns that name. The
+// tool owned what it left and may have made it hard to move: the rename
+// goes through the parent directory's descriptor (a `.git` whose path
+// just fits PATH_MAX has a quarantine name that does not), takes back
+// write and search on a parent of the caller's whose mode keeps it out
+// (chmod 555), and never replaces what is at the new name.
+func moveAside(g string) (string, error) {
+	dir, base := filepath.Split(g)
+	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	chmodded := false
+	for tries := 0; ; tries++ {
+		to := base + ".jp-policy-quarantine-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		err := unix.Renameat2(fd, base, fd, to, unix.RENAME_NOREPLACE)
+		if err == unix.EINVAL {
+			// A filesystem without RENAME_NOREPLACE: the name is new
+			// by its clock reading all the same.
+			err = unix.Renameat(fd, base, fd, to)
+		}
+		switch {
+		case err == nil:
+			return filepath.Join(dir, to), nil
+		case err == unix.EEXIST && tries < 8:
+			continue
+		case (err == unix.EACCES || err == unix.EPERM) && !chmodded:
+			chmodded = true
+			var st unix.Stat_t
+			if unix.Fstat(fd, &st) == nil && int(st.Uid) == os.Geteuid() && unix.Fchmod(fd, st.Mode&0o7777|0o700) == nil {
+				continue
+			}
+		}
+		return "", err
+	}
 }

@@ -42,6 +42,14 @@ func verifyInputs(inputs []execplan.Input) error {
 		if in.ID != "" && execplan.StatID(in.Path) == in.ID {
 			return in.SHA256, nil
 		}
+		if in.Kind == "candidate" && in.SHA256 == "" {
+			// A candidate that appeared as a directory (the directory an
+			// extends glob searches, config.Loaded.GlobDirs) is a change
+			// like a file that appeared: stale, not a broken input.
+			if fi, err := os.Lstat(in.Path); err == nil && fi.IsDir() {
+				return execplan.SHA256Hex([]byte(in.Path)), nil
+			}
+		}
 		return execplan.HashFile(in.Path)
 	})
 	if err != nil {

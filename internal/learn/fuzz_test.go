@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,6 +29,7 @@ func FuzzPropose(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var obs Observations
 		var used Op
+		var eff []Op // each observation's op as Propose must allow it
 		for i := 0; i+1 < len(data); i += 2 {
 			p := fuzzPaths[int(data[i])%len(fuzzPaths)]
 			op := Op(data[i+1]) & (OpRead | OpCreate | OpUpdate | OpDelete | OpExecute)
@@ -35,6 +37,12 @@ func FuzzPropose(f *testing.F) {
 				continue
 			}
 			obs.Files = append(obs.Files, FileAccess{filepath.Join(root, filepath.FromSlash(p)), op})
+			if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil && !fi.IsDir() && inRepoOrJP(p) && op&OpCreate != 0 {
+				// O_CREAT on a file that is there, in .git or .jp, is
+				// allowed as the update it is (attack_learn_create_git).
+				op = op&^OpCreate | OpUpdate
+			}
+			eff = append(eff, op)
 			if !jpOwn(p) {
 				used |= op
 			}
@@ -47,7 +55,8 @@ func FuzzPropose(f *testing.F) {
 		if err != nil {
 			t.Fatalf("policy refuses the proposal: %v", err)
 		}
-		for _, fa := range obs.Files {
+		for i, fa := range obs.Files {
+			fa.Op = eff[i]
 			rel, _ := within(root, fa.Path)
 			if jpOwn(rel) {
 				continue

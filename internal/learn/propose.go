@@ -143,7 +143,19 @@ func Propose(obs Observations, ctx Context) (*Proposal, error) {
 				continue
 			}
 			gone, dir := ctx.state(p)
-			reqs = append(reqs, requirement{path: rel, op: fa.Op, gone: gone, dir: dir})
+			op := fa.Op
+			if op&OpCreate != 0 && !gone && !dir && inRepoOrJP(rel) {
+				// O_CREAT on a file that is there (`>> .git/config`)
+				// counts as a create so that a run from a clean state
+				// finds its outputs creatable, which grants create on the
+				// directory. In a repository's git directory or JP's own
+				// that directory is one exec keeps read-only as a whole
+				// (git takes config and hooks from a commondir created
+				// beside them), and such a file is no output: the run
+				// wrote it, and gets that (attack_learn_create_git).
+				op = op&^OpCreate | OpUpdate
+			}
+			reqs = append(reqs, requirement{path: rel, op: op, gone: gone, dir: dir})
 			continue
 		}
 		// The home's caches are the user's even where the home lies under
@@ -667,4 +679,16 @@ func isUnder(p, d string) bool {
 		return p != ""
 	}
 	return strings.HasPrefix(p, d+"/")
+}
+
+// inRepoOrJP tells whether workspace-relative path rel lies in a `.git`
+// or `.jp` directory (exec's ProtectedNames, at any depth).
+func inRepoOrJP(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, c := range parts[:len(parts)-1] {
+		if c == ".git" || c == ".jp" {
+			return true
+		}
+	}
+	return false
 }
