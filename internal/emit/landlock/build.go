@@ -137,19 +137,31 @@ func envRules(rs []policy.EnvRule) []policy.EnvRule {
 // empty, and then use MaskedFS, the split computed as if those rules were
 // not there, which keeps the ancestors' full rights.
 func masks(fsys emit.FS, live []emit.AbsRule) ([]string, []ll.PathRule) {
-	out := []string{}
+	// A guard (protectedGuards) is never a mask: the namespace plan knows
+	// nothing of it, and MaskedFS must keep it.
+	out, g := splitWithout(fsys, live, func(r emit.AbsRule) bool {
+		return r.Index >= 0 && RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing
+	})
+	if out == nil {
+		out = []string{}
+	}
+	return out, g
+}
+
+// splitWithout is the split of live without the rules pick takes, and
+// the paths of those rules; nil, nil when pick takes none.
+func splitWithout(fsys emit.FS, live []emit.AbsRule, pick func(emit.AbsRule) bool) ([]string, []ll.PathRule) {
+	var out []string
 	var rest []emit.AbsRule
 	for _, r := range live {
-		// A guard (protectedGuards) is never a mask: the namespace plan
-		// knows nothing of it, and MaskedFS must keep it.
-		if r.Index >= 0 && RightsOf(emit.CapsOf(r.Rule)) == 0 && hasAncestorRule(live, r.Abs) && lstatKind(fsys, r.Abs) != kMissing {
+		if pick(r) {
 			out = append(out, r.Abs)
 			continue
 		}
 		rest = append(rest, r)
 	}
 	if len(out) == 0 {
-		return out, nil
+		return nil, nil
 	}
 	g, _ := split(fsys, rest)
 	if g == nil {
@@ -172,26 +184,16 @@ const roWithheld = ll.RWriteFile | ll.RTruncate | ll.RRemoveDir | ll.RRemoveFile
 // from that rule only what a read-only mount refuses: a rule that also
 // withholds read or execute needs Landlock's split to do so.
 func bound(fsys emit.FS, live []emit.AbsRule, masked []string) ([]string, []ll.PathRule) {
-	var out []string
-	var rest []emit.AbsRule
+	var kept []emit.AbsRule
 	for _, r := range live {
-		if slices.Contains(masked, r.Abs) {
-			continue
+		if !slices.Contains(masked, r.Abs) {
+			kept = append(kept, r)
 		}
-		if k := lstatKind(fsys, r.Abs); r.Index >= 0 && (k == kDir || k == kFile) && qualifiesForBind(live, r) {
-			out = append(out, r.Abs)
-			continue
-		}
-		rest = append(rest, r)
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	g, _ := split(fsys, rest)
-	if g == nil {
-		g = []ll.PathRule{}
-	}
-	return out, g
+	return splitWithout(fsys, kept, func(r emit.AbsRule) bool {
+		k := lstatKind(fsys, r.Abs)
+		return r.Index >= 0 && (k == kDir || k == kFile) && qualifiesForBind(live, r)
+	})
 }
 
 // qualifiesForBind reports whether r is a read-only rule inside a
