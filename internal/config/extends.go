@@ -105,8 +105,8 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		// The Rust glob crate's syntax is reproduced for Unix paths only.
 		return nil, fatal(at, RuleSchema, "extends pattern %q: glob patterns are read on Unix only", pattern)
 	}
-	ld.globDir(p)
-	matches, err := jpGlob(p)
+	base := ld.globDir(p)
+	matches, listed, err := jpGlobListed(p)
 	if errors.Is(err, errGlobTooBig) || errors.As(err, new(*fs.PathError)) {
 		return nil, fatal(at, RuleSchema, "extends pattern %q: %v; JP skips a directory it cannot read, and jp-policy refuses rather than guess what it holds", pattern, err)
 	}
@@ -115,6 +115,13 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 		return nil, diag.List{{Pos: at, Severity: diag.Error, Rule: RuleSchema,
 			Message: fmt.Sprintf("extends pattern %q: %v; JP refuses the pattern and does not start", pattern, err),
 			Help:    "JP's glob syntax: `*`, `?`, `[abc]`, `[a-z]`, `[!abc]` (not `[^abc]`), `**` as a whole path component; `\\` and braces are ordinary characters, `[*]` matches a literal `*`"}}
+	}
+	// A directory the walk read outside the base (through a symlinked
+	// directory) is searched just the same: kept read-only with it.
+	for _, d := range listed {
+		if real, err := filepath.EvalSymlinks(d); err == nil && (base == "" || !strings.HasPrefix(real+"/", strings.TrimSuffix(base, "/")+"/")) && !slices.Contains(ld.l.GlobDirs, real) {
+			ld.l.GlobDirs = append(ld.l.GlobDirs, real)
+		}
 	}
 	out := make([]extendTarget, len(matches))
 	for i, m := range matches {
@@ -165,9 +172,10 @@ func hasDotComponent(p string) bool {
 
 // globDir records the directory glob pattern p searches: its components
 // up to the first that holds `*`, `?` or `[`. When it exists it is one of
-// Loaded.GlobDirs (kept read-only whole); when it does not it is a
-// candidate, so the artifact goes stale when a tool makes it.
-func (ld *loader) globDir(p string) {
+// Loaded.GlobDirs (kept read-only whole) and base is its canonical path;
+// when it does not it is a candidate, so the artifact goes stale when a
+// tool makes it.
+func (ld *loader) globDir(p string) (base string) {
 	dir := "/"
 	for c := range strings.SplitSeq(strings.TrimPrefix(p, "/"), "/") {
 		if strings.ContainsAny(c, "*?[") {
@@ -181,7 +189,11 @@ func (ld *loader) globDir(p string) {
 		if !slices.Contains(ld.l.GlobDirs, dir) {
 			ld.l.GlobDirs = append(ld.l.GlobDirs, dir)
 		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return real
+		}
 	case errors.Is(err, fs.ErrNotExist) && !slices.Contains(ld.l.Candidates, dir):
 		ld.l.Candidates = append(ld.l.Candidates, dir)
 	}
+	return ""
 }

@@ -177,21 +177,30 @@ func globMatch(toks []globTok, s []rune) bool {
 // unreadable directory is an error (the crate yields it as an error entry
 // that JP skips; jp-policy refuses rather than guess what it holds).
 func jpGlob(pattern string) ([]string, error) {
+	out, _, err := jpGlobListed(pattern)
+	return out, err
+}
+
+// jpGlobListed is jpGlob that also returns the directories whose entries
+// it read: through a symlinked directory (`**` follows them) these lie
+// outside the pattern's own base directory, and a file created in one
+// is a layer JP loads just the same.
+func jpGlobListed(pattern string) ([]string, []string, error) {
 	if _, err := compileGlobComponent(pattern); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !strings.HasPrefix(pattern, "/") {
-		return nil, fmt.Errorf("pattern %q is not absolute", pattern)
+		return nil, nil, fmt.Errorf("pattern %q is not absolute", pattern)
 	}
 	var pats []*globPat
 	rest := strings.TrimLeft(pattern, "/")
 	if rest == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for c := range strings.SplitSeq(strings.TrimSuffix(rest, "/"), "/") {
 		p, err := compileGlobComponent(c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		pats = append(pats, p)
 	}
@@ -200,7 +209,7 @@ func jpGlob(pattern string) ([]string, error) {
 	var out []string
 	for len(g.todo) > 0 {
 		if g.err != nil {
-			return nil, g.err
+			return nil, nil, g.err
 		}
 		e := g.todo[len(g.todo)-1]
 		g.todo = g.todo[:len(g.todo)-1]
@@ -238,9 +247,9 @@ func jpGlob(pattern string) ([]string, error) {
 		}
 	}
 	if g.err != nil {
-		return nil, g.err
+		return nil, nil, g.err
 	}
-	return out, nil
+	return out, g.listed, nil
 }
 
 type globEntry struct {
@@ -254,6 +263,8 @@ type globWalk struct {
 	todo []globEntry
 	seen int
 	err  error
+	// listed are the directories whose entries the walk read.
+	listed []string
 }
 
 func statDir(p string) bool {
@@ -299,6 +310,7 @@ func (g *globWalk) fill(idx int, dir globEntry) {
 	if !dir.dir {
 		return
 	}
+	g.listed = append(g.listed, dir.path)
 	ents, err := os.ReadDir(dir.path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
