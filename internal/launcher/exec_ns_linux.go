@@ -243,15 +243,3 @@ func (p *Plan) fallbackFor(err error) (*Plan, error) {
 	}
 	return fb, nil
 }
-
-// allExist reports whether every path exists as a file or directory,
-// not a symlink (compile bound none: a link swapped in since must not
-// take the bind elsewhere).
-func allExist(paths []string) bool {
-	for _, p := range paths {
-		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink != 0 {
-			return false
-		}
-	}
-	return true
-}

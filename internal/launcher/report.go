@@ -121,13 +121,21 @@ func NewDryRun(p *Plan, refusal error) *DryRun {
 			what := "narrowed paths " + strings.Join(p.Manifest.Masks, ", ")
 			switch {
 			case p.Namespaced:
-				writeClause(b, string(plan.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are masked_fs, so their ancestors keep full rights")
+				writeClause(b, string(plan.Enforced), "masks", what, "hidden exactly in the namespaced root; the fs grants are "+p.nsGrants()+", so their ancestors keep full rights")
 			case p.Masks && canMask():
 				writeClause(b, string(plan.Enforced), "masks", what, "hidden exactly in a private mount namespace; the fs grants are masked_fs, so their ancestors keep full rights")
 			case p.Masks:
 				writeClause(b, string(plan.Degraded), "masks", what, "no private mount namespace without CAP_SYS_ADMIN: enforced by the split grants, as the fs clauses describe")
 			default:
 				writeClause(b, string(plan.Degraded), "masks", what, "enforced by the split grants, as the fs clauses describe; --masks hides them exactly when the launcher has CAP_SYS_ADMIN")
+			}
+		}
+		if p.Namespaced && p.Manifest.BoundFS != nil {
+			what := "read-only rules inside writable ones " + strings.Join(p.Manifest.Bound, ", ")
+			if allExist(p.Manifest.Bound) {
+				writeClause(b, string(plan.Enforced), "bound", what, "read-only binds in the namespaced root; the fs grants are bound_fs, so the writable grants around them stay whole (no split)")
+			} else {
+				writeClause(b, string(plan.Degraded), "bound", what, "one of them is missing now, so it cannot be bound: the split grants apply, as the fs clauses describe (stricter than the policy)")
 			}
 		}
 		if p.Namespaced && p.Manifest.Namespace != nil {
@@ -306,4 +314,14 @@ func metadataNote(m *landlock.Manifest) string {
 		return ""
 	}
 	return "; and chmod, chown, utime and xattr writes fail with EPERM even inside write grants (tar x, cp -a, rsync -a, npm install, python -m venv set modes or times; jp-policy doctor says how to enable user namespaces)"
+}
+
+// nsGrants names the Landlock grants the namespaced path applies
+// (exec_ns_linux.go): bound_fs when every bound path exists, else
+// masked_fs.
+func (p *Plan) nsGrants() string {
+	if p.Manifest.BoundFS != nil && allExist(p.Manifest.Bound) {
+		return "bound_fs"
+	}
+	return "masked_fs"
 }
