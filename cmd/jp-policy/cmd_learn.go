@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jp-policy/jp-policy/internal/atomicfile"
+	"github.com/jp-policy/jp-policy/internal/compiler"
 	"github.com/jp-policy/jp-policy/internal/config"
 	"github.com/jp-policy/jp-policy/internal/emit/landlock"
 	"github.com/jp-policy/jp-policy/internal/learn"
@@ -89,7 +91,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 			home = h
 		}
 	}
-	ctx := learn.Context{Root: root, Home: home, Collapse: c.Collapse, Baseline: baselineAllows, Protect: lint.WorkspacePoints(l), Existing: existingFS(l, c.Tool), NetDeclared: netDeclared(l, c.Tool)}
+	ctx := learn.Context{Root: root, Home: home, Collapse: c.Collapse, Baseline: baselineAllows, Protect: lint.WorkspacePoints(l), Existing: existingFS(root, cwd, c.Tool), NetDeclared: netDeclared(l, c.Tool)}
 	for _, d := range []string{tmp, os.TempDir(), "/tmp", "/dev/shm", "/proc", "/sys", "/dev"} {
 		if cd, err := policy.CanonicalAbs(d); err == nil {
 			ctx.Scratch = append(ctx.Scratch, cd)
@@ -194,26 +196,18 @@ func withoutVar(env []string, name string) []string {
 // line or path holds can move the cursor or retitle the terminal.
 func sanitizeTerminal(s string) string { return learn.OneLine(s) }
 
-// existingFS is tool's fs rules in l as learn.Context.Existing wants them:
-// the workspace rules (external ones are mounts, which learn proposes
-// apart), with lexical paths.
-func existingFS(l *config.Loaded, tool string) []policy.FsRule {
-	t := l.Tools[tool]
-	if t == nil || t.Access == nil {
+// existingFS is tool's fs rules as learn.Context.Existing wants them:
+// the access the compiler gives the tool (the engine `check` asks, from
+// the config as read from cwd), without its external rules (mounts,
+// which learn proposes apart). A tool with no fs rules of its own has
+// none: its default policy is replaced, not widened, by the rules a
+// proposal adds. nil when the config does not compile.
+func existingFS(root, cwd, tool string) []policy.FsRule {
+	res, ap, err := compiler.ToolPolicy(compiler.Options{Config: config.Options{Workspace: root, Cwd: cwd}}, tool)
+	if err != nil || res.Artifact.Tools[tool].Defaulted {
 		return nil
 	}
-	var out []policy.FsRule
-	for _, r := range t.Access.FS {
-		if r.External != nil && *r.External {
-			continue
-		}
-		lex, err := policy.LexicalRel(r.Path)
-		if err != nil {
-			continue // lint reports it; the checker would refuse it
-		}
-		out = append(out, policy.FsRule{LexicalPath: lex, Read: r.Read, Write: r.Write, Create: r.Create, Update: r.Update, Delete: r.Delete, Execute: r.Execute})
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ap.FS), func(r policy.FsRule) bool { return r.External })
 }
 
 // netDeclared reports whether tool's config already has net rules.

@@ -82,7 +82,7 @@ func denialLines(tool, workspace, cwd string, obs learn.Observations) []string {
 	ctx := learn.Context{Root: root, Home: home, Baseline: baselineAllows, Scratch: []string{"/proc", "/sys", "/dev"}}
 	if l, err := config.Load(config.Options{Workspace: root, Cwd: cwd}); err == nil {
 		ctx.Protect = lint.WorkspacePoints(l)
-		ctx.Existing = existingFS(l, tool)
+		ctx.Existing = existingFS(root, cwd, tool)
 		for _, p := range lint.SensitiveAnchored(l, tool, home) {
 			if c, err := policy.CanonicalAbs(p); err == nil {
 				ctx.Secret = append(ctx.Secret, c)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jp-policy/jp-policy/internal/diag"
 	"github.com/jp-policy/jp-policy/internal/jpdirs"
+	"github.com/jp-policy/jp-policy/internal/policy"
 	"github.com/jp-policy/jp-policy/internal/tomlpos"
 )
 
@@ -119,7 +120,7 @@ func (ld *loader) expand(file, pattern string, at diag.Position) ([]extendTarget
 	// A directory the walk read outside the base (through a symlinked
 	// directory) is searched just the same: kept read-only with it.
 	for _, d := range listed {
-		if real, err := filepath.EvalSymlinks(d); err == nil && (base == "" || !strings.HasPrefix(real+"/", strings.TrimSuffix(base, "/")+"/")) && !slices.Contains(ld.l.GlobDirs, real) {
+		if real, err := filepath.EvalSymlinks(d); err == nil && (base == "" || !policy.Within(real, base)) && !slices.Contains(ld.l.GlobDirs, real) {
 			ld.l.GlobDirs = append(ld.l.GlobDirs, real)
 		}
 	}

@@ -197,18 +197,6 @@ func widenOver(root string, existing []policy.FsRule, fs []Rule, reqs []requirem
 	if len(existing) == 0 {
 		return fs, nil
 	}
-	opOf := func(r policy.FsRule) Op {
-		var op Op
-		for _, m := range []struct {
-			cp policy.Capability
-			op Op
-		}{{policy.Read, OpRead}, {policy.Create, OpCreate}, {policy.Update, OpUpdate}, {policy.Delete, OpDelete}, {policy.Execute, OpExecute}} {
-			if r.Grants(m.cp) {
-				op |= m.op
-			}
-		}
-		return op
-	}
 	at := func(path string) int {
 		return slices.IndexFunc(fs, func(r Rule) bool { return r.Path == path })
 	}
@@ -218,7 +206,7 @@ func widenOver(root string, existing []policy.FsRule, fs []Rule, reqs []requirem
 	}
 	for i := range fs {
 		if w, ok := before.CheckFS(policy.Read, cmp.Or(fs[i].Path, ".")).Rule.(policy.FsRule); ok {
-			fs[i].Op |= opOf(w)
+			fs[i].Op |= opOfRule(w)
 		}
 	}
 	// Each round widens at least one rule of a bounded set (the existing
@@ -240,7 +228,7 @@ func widenOver(root string, existing []policy.FsRule, fs []Rule, reqs []requirem
 				if !ok {
 					continue // no rule governs it: verify reports the proposal's own gap
 				}
-				need := opOf(w) | r.op
+				need := opOfRule(w) | r.op
 				if i := at(w.LexicalPath); i >= 0 {
 					if fs[i].Op|need != fs[i].Op {
 						fs[i].Op |= need
@@ -469,18 +457,32 @@ func verify(root string, rules []policy.FsRule, reqs []requirement) error {
 	return nil
 }
 
+// opCaps pairs each Op bit with policy's capability.
+var opCaps = []struct {
+	op Op
+	cp policy.Capability
+}{{OpRead, policy.Read}, {OpCreate, policy.Create}, {OpUpdate, policy.Update}, {OpDelete, policy.Delete}, {OpExecute, policy.Execute}}
+
 // Capabilities lists op as policy's capabilities.
 func (op Op) Capabilities() []policy.Capability {
 	var out []policy.Capability
-	for _, m := range []struct {
-		op Op
-		cp policy.Capability
-	}{{OpRead, policy.Read}, {OpCreate, policy.Create}, {OpUpdate, policy.Update}, {OpDelete, policy.Delete}, {OpExecute, policy.Execute}} {
+	for _, m := range opCaps {
 		if op&m.op != 0 {
 			out = append(out, m.cp)
 		}
 	}
 	return out
+}
+
+// opOfRule is what r grants, as an Op.
+func opOfRule(r policy.FsRule) Op {
+	var op Op
+	for _, m := range opCaps {
+		if r.Grants(m.cp) {
+			op |= m.op
+		}
+	}
+	return op
 }
 
 // WireRules is rules in policy's wire form, every capability written
