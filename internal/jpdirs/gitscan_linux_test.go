@@ -19,18 +19,7 @@ import (
 // listing whose ctime is not older than its walk by the margin is never
 // reused.
 func TestGitScanReuse(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"a/b", "c"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer SetGitScanMarginForTest(racyMargin)
-	SetGitScanMarginForTest(0)
-	// With no margin, what the tree holds must be older than the clock's
-	// tick (root's ctime is the latest of the tree's): a change in the
-	// same tick would keep the ctime.
-	waitTick(t, root)
+	root := settledTree(t, "a/b", "c")
 	g := &GitScan{}
 	if got, complete := g.Entries(root, GitScanLimit); len(got) != 0 || !complete {
 		t.Fatalf("first walk = %v %v", got, complete)
@@ -76,15 +65,7 @@ func TestGitScanReuse(t *testing.T) {
 // TestGitScanSaved: a saved scan loads for its root only, and not once a
 // byte of it changed.
 func TestGitScanSaved(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"a/.git", ".hidden/b"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer SetGitScanMarginForTest(racyMargin)
-	SetGitScanMarginForTest(0)
-	waitTick(t, root)
+	root := settledTree(t, "a/.git", ".hidden/b")
 	g := &GitScan{}
 	g.Entries(root, GitScanLimit)
 	file := GitScanFile(t.TempDir(), root)
@@ -270,4 +251,23 @@ func TestGitScanUntrustedFS(t *testing.T) {
 		}
 	}
 	forceCtimeUntrusted = false
+}
+
+// settledTree makes the directories dirs in a new root and waits until
+// their ctimes are older than the clock's tick, with the reuse margin
+// set to zero for the test: with no margin, what the tree holds must be
+// older than the tick (root's ctime is the latest of the tree's), since a
+// change in the same tick would keep the ctime.
+func settledTree(t *testing.T, dirs ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	SetGitScanMarginForTest(0)
+	t.Cleanup(func() { SetGitScanMarginForTest(racyMargin) })
+	waitTick(t, root)
+	return root
 }
